@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make                build kmod/sch_ddl.ko against KDIR
+#   make tc             build tc-plugin/q_ddl.so against the installed iproute2
+#   make install        install the module (and run depmod) and the tc plugin
+#   make check          everything a submission must pass (README: "Testing")
+#   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+DESTDIR ?=
+TC_LIB_DIR ?= /usr/lib/tc
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+
+tc:
+	$(MAKE) -C tc-plugin
+
+install: modules_install tc
+	install -D -m 0644 tc-plugin/q_ddl.so $(DESTDIR)$(TC_LIB_DIR)/q_ddl.so
+	install -D -m 0644 Documentation/tc-ddl.8 \
+		$(DESTDIR)/usr/share/man/man8/tc-ddl.8
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	$(MAKE) -C tc-plugin clean
+	rm -rf build
+
+check:
+	scripts/check
+
+vm:
+	scripts/vm-run $(CMD)
+
+.PHONY: all modules modules_install tc install clean check vm
