@@ -62,12 +62,8 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 {
-	struct sk_buff *skb;
-
-	skb = qdisc_dequeue_head(sch);
-	if (skb)
-		qdisc_bstats_update(sch, skb);
-	return skb;
+	/* Updates backlog and byte/packet counters. */
+	return qdisc_dequeue_head(sch);
 }
 
 static void ddl_reset(struct Qdisc *sch)
@@ -75,7 +71,8 @@ static void ddl_reset(struct Qdisc *sch)
 	qdisc_reset_queue(sch);
 }
 
-static const struct netlink_range_validation ddl_limit_range = {
+/* Not const: struct nla_policy's range pointer is const only since 6.2. */
+static struct netlink_range_validation ddl_limit_range = {
 	.min = DDL_LIMIT_MIN,
 	.max = DDL_LIMIT_MAX,
 };

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Exact packet and byte counters: pktgen into a dummy device, UDP and TCP
+# between two namespaces over veth.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$DDL_DEBUG_KERNEL" = 1 ]; then n=400; else n=20000; fi
+
+# pktgen: every packet goes through ddl and out of the dummy device.
+dummy_dev d0
+run "add ddl on dummy" tc qdisc add dev d0 root handle 1: ddl
+run "pktgen $n packets" pktgen d0 "$n" 100
+expect_eq "pktgen: packets sent" "$(qstat d0 1: packets)" "$n"
+# In queue_xmit mode the skb is exactly pkt_size bytes long.
+expect_eq "pktgen: bytes sent" "$(qstat d0 1: bytes)" $(( n * 100 ))
+expect_eq "pktgen: nothing dropped" "$(qstat d0 1: drops)" 0
+expect_eq "pktgen: backlog empty" "$(qstat d0 1: backlog)" 0
+expect_eq "pktgen: qlen empty" "$(qstat d0 1: qlen)" 0
+expect_eq "pktgen: dummy tx matches" \
+	"$(cat /sys/class/net/d0/statistics/tx_packets)" "$n"
+
+# UDP over veth: the receiver must see every datagram, the qdisc must count
+# exactly what the device sent.
+netns_pair
+run "add ddl on veth" tc -n ddl-a qdisc add dev a0 root handle 1: ddl limit 1000
+u=$(( n / 4 ))
+out=$(ip netns exec ddl-b python3 "$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 \
+	5001 "$u" 1000 20 &
+      sleep 1
+      ip netns exec ddl-a python3 "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
+	5001 "$u" 1000 >/dev/null
+      wait)
+expect_eq "udp: receiver got every datagram" "$out" "received $u"
+expect_eq "udp: ddl packets" "$(qstat -n ddl-a a0 1: packets)" "$u"
+# 1000 payload + 8 UDP + 20 IP + 14 Ethernet
+expect_eq "udp: ddl bytes" "$(qstat -n ddl-a a0 1: bytes)" $(( u * 1042 ))
+expect_eq "udp: device tx packets match" \
+	"$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_packets)" "$u"
+
+# TCP with segmentation offloads off: every skb is one packet on the wire,
+# so qdisc and device agree to the packet and the byte.
+tcp_transfer() {	# HANDLE SIZE PORT
+	tc -n ddl-a qdisc replace dev a0 root handle "$1" ddl
+	txp0=$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_packets)
+	txb0=$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_bytes)
+	out=$(ip netns exec ddl-b python3 "$TESTS_DIR/traffic.py" tcp-recv \
+		198.18.0.2 "$3" "$2" 0 30 &
+	      sleep 1
+	      ip netns exec ddl-a python3 "$TESTS_DIR/traffic.py" tcp-send \
+		198.18.0.2 "$3" "$2" >/dev/null
+	      wait)
+	txp=$(( $(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_packets) - txp0 ))
+	txb=$(( $(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_bytes) - txb0 ))
+}
+
+size=$(( n * 500 ))
+ip netns exec ddl-a ethtool -K a0 tso off gso off >/dev/null
+tcp_transfer 2: "$size" 5002
+expect_eq "tcp: receiver got every byte" "$out" "received $size"
+expect_eq "tcp: ddl packets = device tx packets" \
+	"$(qstat -n ddl-a a0 2: packets)" "$txp"
+expect_eq "tcp: ddl bytes = device tx bytes" "$(qstat -n ddl-a a0 2: bytes)" "$txb"
+expect_ge "tcp: ddl bytes cover the payload" "$(qstat -n ddl-a a0 2: bytes)" "$size"
+expect_eq "tcp: nothing dropped" "$(qstat -n ddl-a a0 2: drops)" 0
+
+# With GSO, the qdisc counts segments and their headers (qdisc_pkt_len),
+# the device counts skbs: the qdisc must count at least as much.
+ip netns exec ddl-a ethtool -K a0 tso on gso on >/dev/null
+tcp_transfer 3: "$size" 5003
+expect_eq "gso: receiver got every byte" "$out" "received $size"
+expect_ge "gso: ddl packets >= device skbs" "$(qstat -n ddl-a a0 3: packets)" "$txp"
+expect_ge "gso: ddl bytes >= device bytes" "$(qstat -n ddl-a a0 3: bytes)" "$txb"
+expect_ge "gso: ddl packets >= MSS segments" "$(qstat -n ddl-a a0 3: packets)" \
+	$(( size / 1448 ))
+expect_eq "gso: nothing dropped" "$(qstat -n ddl-a a0 3: drops)" 0
+
+done_testing

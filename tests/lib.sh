@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the end-to-end tests.  Tests run inside the VM (scripts/vm-run)
+# as root, print one "ok - ..." or "not ok - ..." line per assertion and exit
+# non-zero if any assertion failed.  Test hosts use 198.18.0.0/15 only.
+
+set -u
+
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# Packet counts scale with the kernel: the debug kernel moves ~4 kpps.
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	DDL_DEBUG_KERNEL=1
+else
+	DDL_DEBUG_KERNEL=0
+fi
+_failed=0
+
+ok() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; _failed=1; }
+
+# expect_eq DESCRIPTION GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: got '$2', want '$3'"; fi
+}
+
+# expect_ge DESCRIPTION GOT MIN
+expect_ge() {
+	if [ "$2" -ge "$3" ] 2>/dev/null; then ok "$1"
+	else fail "$1: got '$2', want >= '$3'"; fi
+}
+
+# expect_match DESCRIPTION TEXT REGEX
+expect_match() {
+	if printf '%s' "$2" | grep -qE -- "$3"; then ok "$1"
+	else fail "$1: '$2' does not match /$3/"; fi
+}
+
+# expect_fail DESCRIPTION REGEX CMD... : CMD must fail and print REGEX
+expect_fail() {
+	local desc=$1 re=$2 out rc
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		fail "$desc: command succeeded: $*"
+	elif ! printf '%s' "$out" | grep -qE -- "$re"; then
+		fail "$desc: message '$out' does not match /$re/"
+	else
+		ok "$desc"
+	fi
+}
+
+# run DESCRIPTION CMD... : CMD must succeed
+run() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then ok "$desc"
+	else fail "$desc: $* -> $out"; fi
+}
+
+# qstat [-n NS] DEV HANDLE FIELD: a field of one qdisc from tc -s -j,
+# e.g. qstat dummy0 1: options.limit
+qstat() {
+	local ns=()
+	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
+	"${ns[@]}" tc -s -j qdisc show dev "$1" |
+		python3 "$TESTS_DIR/tcjson.py" "$2" "$3"
+}
+
+# snap DEV, then sfield "$SNAP" HANDLE FIELD: several fields read from one
+# dump, when the queue may move between two reads.
+snap() { tc -s -j qdisc show dev "$1"; }
+sfield() { printf '%s' "$1" | python3 "$TESTS_DIR/tcjson.py" "$2" "$3"; }
+
+# cstat [-n NS] DEV CLASSID FIELD: a field of one class
+cstat() {
+	local ns=()
+	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
+	"${ns[@]}" tc -s -j class show dev "$1" |
+		python3 "$TESTS_DIR/tcjson.py" "$2" "$3"
+}
+
+# Two hosts: namespace ddl-a (198.18.0.1, veth a0) and ddl-b
+# (198.18.0.2, veth b0), with static neighbours so that no ARP or ND
+# packet ever crosses the qdisc under test.
+netns_pair() {
+	# Receive-side buffers large enough that tests lose nothing there.
+	sysctl -qw net.core.rmem_max=33554432
+	sysctl -qw net.core.netdev_max_backlog=100000
+	ip netns add ddl-a
+	ip netns add ddl-b
+	ip link add a0 netns ddl-a type veth peer name b0 netns ddl-b
+	ip -n ddl-a addr add 198.18.0.1/24 dev a0
+	ip -n ddl-b addr add 198.18.0.2/24 dev b0
+	ip netns exec ddl-a sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip netns exec ddl-b sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip -n ddl-a link set lo up
+	ip -n ddl-b link set lo up
+	ip -n ddl-a link set a0 up
+	ip -n ddl-b link set b0 up
+	ip -n ddl-a neigh replace 198.18.0.2 dev a0 nud permanent \
+		lladdr "$(ip -n ddl-b -br link show b0 | awk '{print $3}')"
+	ip -n ddl-b neigh replace 198.18.0.1 dev b0 nud permanent \
+		lladdr "$(ip -n ddl-a -br link show a0 | awk '{print $3}')"
+}
+
+# A dummy device with IPv6 off, so nothing but our own traffic reaches it.
+dummy_dev() {
+	sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+	ip link add "$1" type dummy
+	ip link set "$1" up
+}
+
+# pktgen DEV COUNT [SIZE]: COUNT UDP packets through the qdisc of DEV
+# (xmit_mode queue_xmit goes through dev_queue_xmit); waits until done.
+pktgen() {
+	local dev=$1 count=$2 size=${3:-60} pg=/proc/net/pktgen
+	modprobe pktgen || return 1
+	echo rem_device_all >"$pg/kpktgend_0"
+	echo "add_device $dev" >"$pg/kpktgend_0"
+	{
+		echo "count $count"
+		echo "pkt_size $size"
+		echo "delay 0"
+		echo "burst 1"
+		echo "xmit_mode queue_xmit"
+		echo "dst 198.18.1.2"
+		echo "dst_mac 02:00:00:00:00:02"
+		echo "udp_dst_min 9"
+		echo "udp_dst_max 9"
+	} | while read -r line; do echo "$line" >"$pg/$dev"; done
+	echo start >"$pg/pgctrl"
+}
+
+# flood DEV COUNT SIZE: COUNT frames of SIZE bytes through the qdisc of DEV
+# as fast as possible; prints "accepted A dropped D" as the sender saw it.
+flood() {
+	python3 "$TESTS_DIR/traffic.py" raw-send "$1" 0 "$2" "$3"
+}
+
+# wait_for SECONDS CMD...: poll until CMD succeeds
+wait_for() {
+	local deadline=$(( $(date +%s) + $1 ))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.2
+	done
+}
+
+done_testing() {
+	exit "$_failed"
+}

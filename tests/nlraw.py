@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Replace the root qdisc of DEV with ddl through raw rtnetlink, bypassing
+the tc plugin, to test the kernel's own validation.
+
+usage: nlraw.py DEV MODE VALUE
+  MODE limit      TCA_OPTIONS(nested){ TCA_DDL_LIMIT = VALUE }
+  MODE unknown    an attribute type the kernel does not know
+  MODE notnested  TCA_OPTIONS without NLA_F_NESTED
+Prints "ack 0" or "error -ERRNO: extack message".
+"""
+import socket
+import struct
+import sys
+
+RTM_NEWQDISC = 36
+NLM_F_REQUEST, NLM_F_ACK, NLM_F_REPLACE, NLM_F_CREATE = 1, 4, 0x100, 0x400
+NLMSG_ERROR = 2
+NLA_F_NESTED = 0x8000
+TCA_KIND, TCA_OPTIONS = 1, 2
+TCA_DDL_LIMIT = 2
+NETLINK_CAP_ACK, NETLINK_EXT_ACK = 10, 11
+NLMSGERR_ATTR_MSG = 1
+SOL_NETLINK = 270
+
+
+def attr(atype, payload):
+    hdr = struct.pack("HH", 4 + len(payload), atype)
+    pad = b"\0" * ((4 - len(payload) % 4) % 4)
+    return hdr + payload + pad
+
+
+def main():
+    dev, mode, value = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    ifindex = socket.if_nametoindex(dev)
+    if mode == "limit":
+        opts = attr(TCA_OPTIONS | NLA_F_NESTED,
+                    attr(TCA_DDL_LIMIT, struct.pack("I", value)))
+    elif mode == "unknown":
+        opts = attr(TCA_OPTIONS | NLA_F_NESTED,
+                    attr(30, struct.pack("I", value)))
+    elif mode == "notnested":
+        opts = attr(TCA_OPTIONS, attr(TCA_DDL_LIMIT, struct.pack("I", 10)))
+    else:
+        sys.exit("unknown mode " + mode)
+
+    tcm = struct.pack("BxxxiIII", socket.AF_UNSPEC, ifindex, 0,
+                      0xFFFFFFFF, 0)
+    body = tcm + attr(TCA_KIND, b"ddl\0") + opts
+    flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE
+    msg = struct.pack("IHHII", 16 + len(body), RTM_NEWQDISC, flags, 1, 0)
+
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                      socket.NETLINK_ROUTE)
+    s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    s.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    s.send(msg + body)
+    data = s.recv(65536)
+    _, mtype, mflags, _, _ = struct.unpack_from("IHHII", data, 0)
+    if mtype != NLMSG_ERROR:
+        sys.exit("unexpected reply type %d" % mtype)
+    err = struct.unpack_from("i", data, 16)[0]
+    if err == 0:
+        print("ack 0")
+        return
+    text = ""
+    off = 16 + 4 + 16          # error, then the capped request header
+    while off + 4 <= len(data):
+        alen, atype = struct.unpack_from("HH", data, off)
+        if alen < 4:
+            break
+        if atype == NLMSGERR_ATTR_MSG:
+            text = data[off + 4:off + alen].split(b"\0")[0].decode()
+        off += (alen + 3) & ~3
+    print("error %d: %s" % (err, text))
+
+
+main()
