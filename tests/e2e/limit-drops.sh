@@ -1,44 +1,62 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The limit holds, drops are counted, and qlen/backlog never drift from the
-# parent's: ddl under a slow tbf on a dummy device, flooded through AF_PACKET.
+# parent's: ddl under a tbf on a dummy device, flooded through AF_PACKET.
 . "$(dirname "$0")/../lib.sh"
 
 limit=20
+n=300
 dummy_dev d0
-# 100 kbit/s: a 1000-byte packet every 80 ms; pktgen floods far faster.
-run "tbf root" tc qdisc add dev d0 root handle 1: tbf rate 100kbit burst 3000 \
+# 1 kbit/s: after the initial burst, one 1000-byte packet leaves every 8 s,
+# so a full queue stays full while we look at it.
+run "tbf root" tc qdisc add dev d0 root handle 1: tbf rate 1kbit burst 3000 \
 	limit 1000000
 run "ddl child" tc qdisc add dev d0 parent 1:1 handle 10: ddl limit $limit
-n=300
 read -r _ acc _ dropped < <(flood d0 $n 1000)
+expect_eq "sender: accepted + dropped = offered" $(( acc + dropped )) $n
 expect_ge "sender saw drops" "$dropped" 1
 
-# The queue drains at 12 packets/s: it is still there when we look.
-qlen=$(qstat d0 10: qlen)
-drops=$(qstat d0 10: drops)
-expect_ge "queue built up" "$qlen" 1
+s=$(snap d0)
+qlen=$(sfield "$s" 10: qlen)
+sent=$(sfield "$s" 10: packets)
+drops=$(sfield "$s" 10: drops)
 expect_eq "queue never above the limit" "$(( qlen <= limit ))" 1
-expect_ge "packets were dropped" "$drops" 1
-expect_eq "drop_overlimit = drops" "$(qstat d0 10: drop_overlimit)" "$drops"
+expect_ge "queue full (at most one packet left since)" "$qlen" $(( limit - 1 ))
+expect_eq "sent + queued = accepted" $(( sent + qlen )) "$acc"
 expect_eq "drops = what the sender saw dropped" "$drops" "$dropped"
+expect_eq "drop_overlimit = drops" "$(sfield "$s" 10: drop_overlimit)" "$drops"
+expect_eq "drop_change untouched" "$(sfield "$s" 10: drop_change)" 0
+expect_eq "backlog = qlen * 1000 bytes" "$(sfield "$s" 10: backlog)" \
+	$(( qlen * 1000 ))
+expect_eq "parent qlen = ddl qlen" "$(sfield "$s" 1: qlen)" "$qlen"
+expect_eq "parent backlog = ddl backlog" "$(sfield "$s" 1: backlog)" \
+	"$(sfield "$s" 10: backlog)"
+expect_eq "parent drops = ddl drops" "$(sfield "$s" 1: drops)" "$drops"
 
-# Let tbf drain the queue: everything accepted leaves, nothing drifts.
-wait_for 60 test "$(qstat d0 10: qlen)" = 0
-expect_eq "drained: qlen" "$(qstat d0 10: qlen)" 0
-expect_eq "drained: backlog" "$(qstat d0 10: backlog)" 0
-expect_eq "drained: parent qlen" "$(qstat d0 1: qlen)" 0
-expect_eq "drained: parent backlog" "$(qstat d0 1: backlog)" 0
-expect_eq "drained: sent + dropped = offered" \
-	$(( $(qstat d0 10: packets) + $(qstat d0 10: drops) )) "$n"
-expect_eq "drained: bytes = 1000 per packet" "$(qstat d0 10: bytes)" \
-	$(( $(qstat d0 10: packets) * 1000 ))
-expect_eq "device sent what ddl sent" \
-	"$(cat /sys/class/net/d0/statistics/tx_packets)" "$(qstat d0 10: packets)"
-
-# limit 1 keeps one packet at most.
+# limit 1 keeps one packet at most, the excess counted as drop_change.
 run "limit 1" tc qdisc change dev d0 parent 1:1 handle 10: ddl limit 1
-run "flood again" flood d0 50 1000
-expect_eq "limit 1: at most one queued" "$(( $(qstat d0 10: qlen) <= 1 ))" 1
+read -r _ acc2 _ dropped2 < <(flood d0 50 1000)
+s=$(snap d0)
+expect_eq "limit 1: at most one queued" "$(( $(sfield "$s" 10: qlen) <= 1 ))" 1
+expect_eq "limit 1: sender drops counted" \
+	$(( $(sfield "$s" 10: drop_overlimit) - drops )) "$dropped2"
+expect_ge "limit 1: excess counted in drop_change" \
+	"$(sfield "$s" 10: drop_change)" $(( qlen - 2 ))
+
+# Speed the shaper up: everything accepted leaves, nothing drifts.
+run "faster tbf" tc qdisc change dev d0 root handle 1: tbf rate 100mbit \
+	burst 100k limit 1000000
+wait_for 60 test "$(qstat d0 10: qlen)" = 0
+s=$(snap d0)
+expect_eq "drained: qlen" "$(sfield "$s" 10: qlen)" 0
+expect_eq "drained: backlog" "$(sfield "$s" 10: backlog)" 0
+expect_eq "drained: parent qlen" "$(sfield "$s" 1: qlen)" 0
+expect_eq "drained: parent backlog" "$(sfield "$s" 1: backlog)" 0
+expect_eq "drained: sent + dropped = offered" \
+	$(( $(sfield "$s" 10: packets) + $(sfield "$s" 10: drops) )) $(( n + 50 ))
+expect_eq "drained: bytes = 1000 per packet" "$(sfield "$s" 10: bytes)" \
+	$(( $(sfield "$s" 10: packets) * 1000 ))
+expect_eq "device sent what ddl sent" \
+	"$(cat /sys/class/net/d0/statistics/tx_packets)" "$(sfield "$s" 10: packets)"
 
 done_testing
