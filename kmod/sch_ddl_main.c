@@ -66,11 +66,6 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	return qdisc_dequeue_head(sch);
 }
 
-static void ddl_reset(struct Qdisc *sch)
-{
-	qdisc_reset_queue(sch);
-}
-
 /* Not const: struct nla_policy's range pointer is const only since 6.2. */
 static struct netlink_range_validation ddl_limit_range = {
 	.min = DDL_LIMIT_MIN,
@@ -188,7 +183,7 @@ static struct Qdisc_ops ddl_qdisc_ops __read_mostly = {
 	.dequeue	= ddl_dequeue,
 	.peek		= qdisc_peek_head,
 	.init		= ddl_init,
-	.reset		= ddl_reset,
+	.reset		= qdisc_reset_queue,
 	.change		= ddl_change,
 	.dump		= ddl_dump,
 	.dump_stats	= ddl_dump_stats,
