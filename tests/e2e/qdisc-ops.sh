@@ -64,4 +64,19 @@ expect_eq "htb: class 1:10 sent them" \
 	"$(tc -s class show dev d0 classid 1:10 | awk '/Sent/ { print $4 }')" 20
 run "delete htb" tc qdisc del dev d0 root
 
+# The same on veth inside a network namespace.
+netns_pair
+run "add on veth in a namespace" tc -n ddl-a qdisc add dev a0 root handle 1: ddl limit 64
+expect_eq "veth: limit" "$(qstat -n ddl-a a0 1: options.limit)" 64
+run "change on veth" tc -n ddl-a qdisc change dev a0 root ddl limit 65
+expect_eq "veth: changed limit" "$(qstat -n ddl-a a0 1: options.limit)" 65
+run "replace on veth" tc -n ddl-a qdisc replace dev a0 root handle 1: ddl limit 66
+expect_eq "veth: replaced limit" "$(qstat -n ddl-a a0 1: options.limit)" 66
+expect_eq "veth: ping through ddl" \
+	"$(ip netns exec ddl-a ping -c 3 -i 0.2 -q 198.18.0.2 | grep -o '3 received')" \
+	"3 received"
+expect_eq "veth: ddl sent the pings" "$(qstat -n ddl-a a0 1: packets)" 3
+run "delete on veth" tc -n ddl-a qdisc del dev a0 root
+expect_eq "veth: ddl gone" "$(qstat -n ddl-a a0 1: kind)" missing
+
 done_testing
