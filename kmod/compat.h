@@ -8,7 +8,6 @@
 #define _NET_SCHED_DDL_COMPAT_H
 
 #include <linux/module.h>
-#include <linux/netlink.h>
 #include <net/pkt_sched.h>
 
 /* 6.1 autoloads "sch_<kind>", which is our module name already. */

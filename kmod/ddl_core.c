@@ -2,9 +2,9 @@
 /*
  * sch_ddl scheduling core.
  *
- * Invariant kept by the glue with these helpers: after every enqueue and
- * after every change(), the number of queued packets is at most
- * ddl_params.limit.
+ * Invariants kept by the glue with these helpers: enqueue admits a packet
+ * only while fewer than ddl_params.limit packets are queued, and change()
+ * leaves at most ddl_params.limit packets queued.
  */
 
 #include "ddl_core.h"
@@ -18,20 +18,6 @@
 void ddl_params_init(struct ddl_params *p)
 {
 	p->limit = DDL_LIMIT_DEFAULT;
-}
-
-/**
- * ddl_admit() - decide whether one more packet may be queued
- * @p: current parameters
- * @qlen: packets queued now, before the new one
- *
- * Context: any context.
- * Return: true if the packet fits under the limit, false if it must be
- * dropped.
- */
-bool ddl_admit(const struct ddl_params *p, u32 qlen)
-{
-	return qlen < p->limit;
 }
 
 /**

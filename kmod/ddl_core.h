@@ -13,7 +13,7 @@
 /* Defaults and bounds of the user-visible parameters. */
 #define DDL_LIMIT_DEFAULT	10000U
 #define DDL_LIMIT_MIN		1U
-#define DDL_LIMIT_MAX		(1U << 20)
+#define DDL_LIMIT_MAX		1048576U	/* 2^20 packets */
 
 /**
  * struct ddl_params - configuration the core decides with
@@ -24,7 +24,22 @@ struct ddl_params {
 };
 
 void ddl_params_init(struct ddl_params *p);
-bool ddl_admit(const struct ddl_params *p, u32 qlen);
 u32 ddl_excess(const struct ddl_params *p, u32 qlen);
+
+/**
+ * ddl_admit() - decide whether one more packet may be queued
+ * @p: current parameters
+ * @qlen: packets queued now, before the new one
+ *
+ * Inline: it runs for every packet.
+ *
+ * Context: any context.
+ * Return: true if the packet fits under the limit, false if it must be
+ * dropped.
+ */
+static inline bool ddl_admit(const struct ddl_params *p, u32 qlen)
+{
+	return qlen < p->limit;
+}
 
 #endif /* _NET_SCHED_DDL_CORE_H */

@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * net/sched/sch_ddl - time-slice scheduler for deep-learning clusters
+ * sch_ddl - time-slice scheduler for deep-learning clusters
  *
  * Several training jobs share a NIC; every parameter server pushes a burst of
- * model updates to its workers each iteration.  sch_ddl will give the link to
- * one job at a time in short rotating slices so that bursts complete one after
- * another instead of all crawling together.
- *
- * This is the foundation: a packet-limited FIFO with exact accounting.
+ * model updates to its workers each iteration.  The scheduling that serves
+ * those bursts one after another is built on this foundation: a
+ * packet-limited FIFO with exact accounting.
  *
  *  enqueue():
  *   - ask the core whether the packet fits under the limit, drop it if not.
  *   - append it to the queue.
  *
  *  dequeue():
- *   - take the head of the queue.
+ *   - take the head of the queue (qdisc_dequeue_head).
  *
  *  change():
  *   - validate every attribute before touching anything; a refused change
@@ -25,10 +23,8 @@
  * Decisions live in ddl_core.c, which knows nothing of skbs or clocks.
  */
 
-#include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
-#include <linux/types.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
@@ -60,10 +56,23 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return qdisc_enqueue_tail(skb, sch);
 }
 
-static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
+/*
+ * Take the oldest packet for change() to drop: requeued packets (gso_skb)
+ * first, then the head of the queue.  Keeps qlen and backlog in step on
+ * every kernel, whatever qdisc_dequeue_internal() does there.
+ */
+static struct sk_buff *ddl_dequeue_oldest(struct Qdisc *sch)
 {
-	/* Updates backlog and byte/packet counters. */
-	return qdisc_dequeue_head(sch);
+	struct sk_buff *skb;
+
+	skb = __skb_dequeue(&sch->gso_skb);
+	if (skb)
+		sch->q.qlen--;
+	else
+		skb = __qdisc_dequeue_head(&sch->q);
+	if (skb)
+		qdisc_qstats_backlog_dec(sch, skb);
+	return skb;
 }
 
 /* Not const: struct nla_policy's range pointer is const only since 6.2. */
@@ -83,9 +92,6 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt,
 {
 	struct nlattr *tb[TCA_DDL_MAX + 1];
 	int err;
-
-	if (!opt)
-		return 0;
 
 	err = nla_parse_nested(tb, TCA_DDL_MAX, opt, ddl_policy, extack);
 	if (err < 0)
@@ -117,17 +123,18 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 
 	/* Bounded: at most the packets above the new limit. */
 	for (excess = ddl_excess(&p, sch->q.qlen); excess; excess--) {
-		struct sk_buff *skb = qdisc_dequeue_internal(sch, true);
+		struct sk_buff *skb = ddl_dequeue_oldest(sch);
 
-		if (!skb)
+		if (WARN_ON_ONCE(!skb))
 			break;
 		dropped_pkts++;
 		dropped_bytes += qdisc_pkt_len(skb);
-		qdisc_qstats_drop(sch);
-		rtnl_kfree_skbs(skb, skb);
+		rtnl_qdisc_drop(skb, sch);
 	}
-	q->drop_change += dropped_pkts;
-	qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);
+	if (dropped_pkts) {
+		q->drop_change += dropped_pkts;
+		qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);
+	}
 
 	sch_tree_unlock(sch);
 	return 0;
@@ -180,7 +187,7 @@ static struct Qdisc_ops ddl_qdisc_ops __read_mostly = {
 	.id		= "ddl",
 	.priv_size	= sizeof(struct ddl_sched_data),
 	.enqueue	= ddl_enqueue,
-	.dequeue	= ddl_dequeue,
+	.dequeue	= qdisc_dequeue_head,
 	.peek		= qdisc_peek_head,
 	.init		= ddl_init,
 	.reset		= qdisc_reset_queue,

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "utils.h"
@@ -52,7 +53,7 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
 	if (set_limit)
-		addattr_l(n, 1024, TCA_DDL_LIMIT, &limit, sizeof(limit));
+		addattr32(n, 1024, TCA_DDL_LIMIT, limit);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -73,21 +74,30 @@ static int ddl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
+/* Whether the kernel's xstats (of @len bytes) hold @field. */
+#define DDL_HAS(len, field) \
+	((len) >= offsetof(struct tc_ddl_xstats, field) + \
+		  sizeof(((struct tc_ddl_xstats *)0)->field))
+
 static int ddl_print_xstats(struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
 	struct tc_ddl_xstats st = {};
+	size_t len;
 
 	if (!xstats)
 		return 0;
 
-	/* Kernel and tc may differ in version: copy what both know. */
-	memcpy(&st, RTA_DATA(xstats), min(RTA_PAYLOAD(xstats), sizeof(st)));
+	/* Kernel and tc may differ in version: use what both know. */
+	len = min(RTA_PAYLOAD(xstats), sizeof(st));
+	memcpy(&st, RTA_DATA(xstats), len);
 
-	print_lluint(PRINT_ANY, "drop_overlimit", "  drop_overlimit %llu",
-		     st.drop_overlimit);
-	print_lluint(PRINT_ANY, "drop_change", " drop_change %llu",
-		     st.drop_change);
+	if (DDL_HAS(len, drop_overlimit))
+		print_lluint(PRINT_ANY, "drop_overlimit", "  drop_overlimit %llu",
+			     st.drop_overlimit);
+	if (DDL_HAS(len, drop_change))
+		print_lluint(PRINT_ANY, "drop_change", " drop_change %llu",
+			     st.drop_change);
 	return 0;
 }
 
