@@ -28,8 +28,17 @@ static int __init ddl_splat_init(void)
 		kfree(p);
 		WRITE_ONCE(p[8], 1);
 	} else if (!strcmp(bug, "leak")) {
-		/* Lose the only reference to the object. */
-		WRITE_ONCE(ddl_splat_ptr, kmalloc(64, GFP_KERNEL));
+		int i;
+
+		/*
+		 * Lose the only references to 16 objects.  Zeroed: a kmalloc()
+		 * object still holds SLUB's free pointer to its neighbour,
+		 * which kmemleak counts as a reference.  A stale copy of the
+		 * last pointer may survive in a cached stack; the others have
+		 * none.
+		 */
+		for (i = 0; i < 16; i++)
+			WRITE_ONCE(ddl_splat_ptr, kzalloc(64, GFP_KERNEL));
 		WRITE_ONCE(ddl_splat_ptr, NULL);
 	}
 	return 0;
