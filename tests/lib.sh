@@ -139,6 +139,10 @@ flood() {
 	python3 "$TESTS_DIR/traffic.py" raw-send "$1" 0 "$2" "$3"
 }
 
+# qlen_is DEV HANDLE N: the qdisc holds N packets now (for wait_for, which
+# must re-read the value on every try)
+qlen_is() { [ "$(qstat "$1" "$2" qlen)" = "$3" ]; }
+
 # wait_for SECONDS CMD...: poll until CMD succeeds
 wait_for() {
 	local deadline=$(( $(date +%s) + $1 ))

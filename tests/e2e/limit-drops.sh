@@ -46,7 +46,7 @@ expect_ge "limit 1: excess counted in drop_change" \
 # Speed the shaper up: everything accepted leaves, nothing drifts.
 run "faster tbf" tc qdisc change dev d0 root handle 1: tbf rate 100mbit \
 	burst 100k limit 1000000
-wait_for 60 test "$(qstat d0 10: qlen)" = 0
+wait_for 60 qlen_is d0 10: 0
 s=$(snap d0)
 expect_eq "drained: qlen" "$(sfield "$s" 10: qlen)" 0
 expect_eq "drained: backlog" "$(sfield "$s" 10: backlog)" 0

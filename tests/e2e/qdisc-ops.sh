@@ -56,7 +56,7 @@ run "ddl as htb leaf" tc qdisc add dev d0 parent 1:10 handle 20: ddl limit 30
 expect_eq "ddl leaf of htb" "$(qstat d0 20: parent)" 1:10
 expect_eq "htb leaf: 20 frames accepted" "$(flood d0 20 500)" \
 	"accepted 20 dropped 0"
-wait_for 20 test "$(qstat d0 20: qlen)" = 0
+wait_for 20 qlen_is d0 20: 0
 expect_eq "htb leaf: ddl sent them all" "$(qstat d0 20: packets)" 20
 expect_eq "htb leaf: ddl bytes" "$(qstat d0 20: bytes)" 10000
 # iproute2 6.1 prints htb classes as text even with -j.
