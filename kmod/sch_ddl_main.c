@@ -20,7 +20,7 @@
  *   - lowering the limit below the backlog drops the oldest packets, counted
  *     in drop_change and propagated to the parents.
  *
- * Decisions live in ddl_core.c, which knows nothing of skbs or clocks.
+ * Decisions live in ddl_core.[ch], which know nothing of skbs or clocks.
  */
 
 #include <linux/module.h>

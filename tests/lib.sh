@@ -72,14 +72,6 @@ qstat() {
 snap() { tc -s -j qdisc show dev "$1"; }
 sfield() { printf '%s' "$1" | python3 "$TESTS_DIR/tcjson.py" "$2" "$3"; }
 
-# cstat [-n NS] DEV CLASSID FIELD: a field of one class
-cstat() {
-	local ns=()
-	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
-	"${ns[@]}" tc -s -j class show dev "$1" |
-		python3 "$TESTS_DIR/tcjson.py" "$2" "$3"
-}
-
 # Two hosts: namespace ddl-a (198.18.0.1, veth a0) and ddl-b
 # (198.18.0.2, veth b0), with static neighbours so that no ARP or ND
 # packet ever crosses the qdisc under test.
