@@ -1,36 +1,668 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sch_ddl scheduling core.
+ * ddl_core.c - the sch_ddl scheduling core: rotation of the green job,
+ * yield, the starvation guard, the background share and the key map.
  *
- * Invariants kept by the glue with these helpers: enqueue admits a packet
- * only while fewer than ddl_params.limit packets are queued, and change()
- * leaves at most ddl_params.limit packets queued.
+ * Everything here runs in O(1) per packet: backlogged jobs are a two-level
+ * bitmap (64 x 64 bits), the waiters and DRR rings are lists that only ever
+ * move their head, and the key map is a hash.  No clock is read: @now comes
+ * from the caller.
  */
+
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
 
 #include "ddl_core.h"
 
+#define NSEC_PER_USEC_U64	1000ULL
+#define NSEC_PER_MSEC_U64	1000000ULL
+
+/* Largest background credit, bytes times percent: one 64 KiB GSO packet. */
+#define DDL_BG_CREDIT_MAX	(65536LL * 100)
+
 /**
  * ddl_params_init() - fill in the default configuration
- * @p: parameters to initialise
+ * @p: configuration to initialise
  *
- * Context: any context.
+ * Context: any.
  */
 void ddl_params_init(struct ddl_params *p)
 {
 	p->limit = DDL_LIMIT_DEFAULT;
+	p->jobs = DDL_JOBS_DEFAULT;
+	p->mode = TC_DDL_MODE_ROTATE;
+	p->slice_us = DDL_SLICE_DEFAULT;
+	p->yield_us = DDL_YIELD_DEFAULT;
+	p->maxwait_us = DDL_MAXWAIT_DEFAULT;
+	p->bgshare = DDL_BGSHARE_DEFAULT;
+	p->key = TC_DDL_KEY_SPORT;
+	p->keyttl_ms = DDL_KEYTTL_DEFAULT;
 }
 
 /**
- * ddl_excess() - packets to drop so that a queue fits the limit
- * @p: parameters that are about to take effect
+ * ddl_excess() - packets to drop after the limit was lowered
+ * @p: configuration with the new limit
  * @qlen: packets queued now
  *
- * Used by change() when the limit is lowered below the current backlog.
- *
- * Context: any context.
- * Return: the number of packets above @p->limit, 0 if the queue fits.
+ * Context: any.
+ * Return: how many packets are above @p->limit, 0 if none.
  */
 u32 ddl_excess(const struct ddl_params *p, u32 qlen)
 {
 	return qlen > p->limit ? qlen - p->limit : 0;
+}
+
+/* Backlogged-job bitmap */
+
+static void ddl_bm_set(struct ddl_sched *s, u32 idx)
+{
+	s->bm[idx / 64] |= BIT_ULL(idx % 64);
+	s->bm_top |= BIT_ULL(idx / 64);
+}
+
+static void ddl_bm_clear(struct ddl_sched *s, u32 idx)
+{
+	s->bm[idx / 64] &= ~BIT_ULL(idx % 64);
+	if (!s->bm[idx / 64])
+		s->bm_top &= ~BIT_ULL(idx / 64);
+}
+
+/* First backlogged job at or after @from, DDL_NONE if none; no wrap. */
+static u32 ddl_bm_find(const struct ddl_sched *s, u32 from)
+{
+	u32 w = from / 64;
+	u64 word, top;
+
+	if (from >= s->jobs)
+		return DDL_NONE;
+
+	word = s->bm[w] & (~0ULL << (from % 64));
+	if (word)
+		return w * 64 + __ffs64(word);
+
+	top = w + 1 < 64 ? s->bm_top & (~0ULL << (w + 1)) : 0;
+	if (!top)
+		return DDL_NONE;
+	w = __ffs64(top);
+	return w * 64 + __ffs64(s->bm[w]);
+}
+
+/**
+ * ddl_bm_next() - the next backlogged job in round-robin order
+ * @s: scheduler
+ * @from: first index to consider; the search wraps around to 0
+ *
+ * Context: any.  Constant time: two levels of 64-bit words.
+ * Return: index of a backlogged job, or DDL_NONE if no job is backlogged.
+ */
+u32 ddl_bm_next(const struct ddl_sched *s, u32 from)
+{
+	u32 idx = ddl_bm_find(s, from);
+
+	return idx != DDL_NONE ? idx : ddl_bm_find(s, 0);
+}
+
+/* Key map */
+
+static u32 ddl_key_bucket(const struct ddl_sched *s, u32 key)
+{
+	return hash_32(key, s->keyhash_bits);
+}
+
+static bool ddl_is_bound(const struct ddl_sched *s, u32 idx)
+{
+	return test_bit(idx, s->bound_bm);
+}
+
+static void ddl_key_map(struct ddl_sched *s, struct ddl_cls *c, u32 key)
+{
+	c->key = key;
+	c->keyed = true;
+	__set_bit(c - s->cls, s->keyed_bm);
+	hlist_add_head(&c->key_node, &s->keyhash[ddl_key_bucket(s, key)]);
+	s->keys_mapped++;
+}
+
+/* The key lets go of class @c; it keeps its packets. */
+static void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c)
+{
+	hlist_del_init(&c->key_node);
+	list_del_init(&c->idle_node);
+	c->keyed = false;
+	__clear_bit(c - s->cls, s->keyed_bm);
+	s->keys_mapped--;
+}
+
+/*
+ * Lowest job class that is neither keyed nor bound to a filter, or
+ * DDL_NONE.  At most DDL_JOBS_MAX / BITS_PER_LONG words, and only for a key
+ * not seen before.
+ */
+static u32 ddl_free_find(const struct ddl_sched *s)
+{
+	u32 w, words = BITS_TO_LONGS(s->jobs);
+	unsigned long word;
+
+	for (w = 0; w < words; w++) {
+		word = ~(s->keyed_bm[w] | READ_ONCE(s->bound_bm[w]));
+		if (w == words - 1 && s->jobs % BITS_PER_LONG)
+			word &= BIT(s->jobs % BITS_PER_LONG) - 1;
+		if (word)
+			return w * BITS_PER_LONG + __ffs(word);
+	}
+	return DDL_NONE;
+}
+
+/**
+ * ddl_sched_init() - allocate and initialise the scheduler state
+ * @s: scheduler, zeroed by the caller
+ * @jobs: number of job classes, DDL_JOBS_MIN .. DDL_JOBS_MAX
+ *
+ * All classes start empty, with weight 1, unkeyed and free for the key.
+ *
+ * Context: process context; allocates with GFP_KERNEL.
+ * Return: 0, -EINVAL for a bad @jobs, or -ENOMEM.
+ */
+int ddl_sched_init(struct ddl_sched *s, u32 jobs)
+{
+	u32 i, buckets;
+
+	if (jobs < DDL_JOBS_MIN || jobs > DDL_JOBS_MAX)
+		return -EINVAL;
+
+	s->jobs = jobs;
+	s->green = DDL_NONE;
+	INIT_LIST_HEAD(&s->waiters);
+	INIT_LIST_HEAD(&s->rr);
+	INIT_LIST_HEAD(&s->idle);
+
+	/* hash_32() needs at least one bit. */
+	buckets = max_t(u32, roundup_pow_of_two(jobs), 2);
+	s->keyhash_bits = ilog2(buckets);
+	s->keyhash = kvcalloc(buckets, sizeof(*s->keyhash), GFP_KERNEL);
+	s->cls = kvcalloc(jobs + 1, sizeof(*s->cls), GFP_KERNEL);
+	if (!s->keyhash || !s->cls) {
+		ddl_sched_destroy(s);
+		return -ENOMEM;
+	}
+	for (i = 0; i <= jobs; i++) {
+		struct ddl_cls *c = &s->cls[i];
+
+		INIT_LIST_HEAD(&c->wait_node);
+		INIT_LIST_HEAD(&c->rr_node);
+		INIT_HLIST_NODE(&c->key_node);
+		INIT_LIST_HEAD(&c->idle_node);
+		c->weight = DDL_WEIGHT_DEFAULT;
+	}
+	return 0;
+}
+
+/**
+ * ddl_sched_destroy() - free what ddl_sched_init() allocated
+ * @s: scheduler; may be partly initialised or already destroyed
+ *
+ * Context: process context.
+ */
+void ddl_sched_destroy(struct ddl_sched *s)
+{
+	kvfree(s->cls);
+	kvfree(s->keyhash);
+	s->cls = NULL;
+	s->keyhash = NULL;
+}
+
+/* Close @s->green's current stint and make @idx (maybe DDL_NONE) green. */
+static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
+			  u32 idx, u64 now)
+{
+	struct ddl_cls *c;
+
+	if (s->green != DDL_NONE)
+		s->cls[s->green].green_ns += now - s->green_since;
+
+	s->green = idx;
+	s->green_since = now;
+	if (idx == DDL_NONE)
+		return;
+
+	c = &s->cls[idx];
+	c->greens++;
+	s->slice_start = now;
+	s->slice_end = now + (u64)p->slice_us * NSEC_PER_USEC_U64 * c->weight;
+	s->green_empty_since = c->backlogged ? 0 : now;
+}
+
+/* Decide who is green at @now. */
+static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
+			u64 now)
+{
+	u32 next;
+
+	if (p->mode == TC_DDL_MODE_STATIC) {
+		next = ddl_bm_find(s, 0);
+		if (next != DDL_NONE && next != s->green)
+			ddl_set_green(s, p, next, now);
+		return;
+	}
+
+	if (s->green == DDL_NONE) {
+		next = ddl_bm_next(s, 0);
+		if (next != DDL_NONE)
+			ddl_set_green(s, p, next, now);
+		return;
+	}
+
+	/* Yield: green's queue has stayed empty for yield_us. */
+	if (!s->cls[s->green].backlogged && p->yield_us &&
+	    now - s->green_empty_since >= (u64)p->yield_us * NSEC_PER_USEC_U64) {
+		next = ddl_bm_next(s, s->green + 1);
+		if (next != DDL_NONE) {
+			s->yields++;
+			s->cls[s->green].yields++;
+			ddl_set_green(s, p, next, now);
+			return;
+		}
+	}
+
+	if (now >= s->slice_end) {
+		next = ddl_bm_next(s, s->green + 1);
+		if (next == DDL_NONE)
+			return;	/* nobody to hand over to: keep green */
+		if (next == s->green) {
+			/* Alone: a new slice, not a rotation. */
+			s->slice_start = now;
+			s->slice_end = now + (u64)p->slice_us *
+				       NSEC_PER_USEC_U64 * s->cls[next].weight;
+			return;
+		}
+		s->rotations++;
+		ddl_set_green(s, p, next, now);
+	}
+}
+
+/*
+ * Yellow pick in mode green: deficit round robin over the backlogged jobs,
+ * green skipped.  The head may overdraw its deficit by one packet; a head
+ * without deficit gets a quantum and goes to the back.  Each turn grants at
+ * least DDL_QUANTUM bytes that are then sent, so the turns are O(1) per byte
+ * on average; DDL_DRR_TURNS bounds them per packet (GSO packets of 64 KiB
+ * against 1514-byte quanta need up to 44 turns per job).
+ */
+#define DDL_DRR_TURNS(s)	(((s)->jobs + 1) * 48)
+
+static u32 ddl_pick_drr(struct ddl_sched *s)
+{
+	struct ddl_cls *c = NULL;
+	u32 turn;
+
+	for (turn = 0; turn < DDL_DRR_TURNS(s); turn++) {
+		if (list_empty(&s->rr))
+			return DDL_NONE;
+		c = list_first_entry(&s->rr, struct ddl_cls, rr_node);
+		if (c - s->cls == s->green) {
+			if (list_is_singular(&s->rr))
+				return DDL_NONE;
+			list_move_tail(&c->rr_node, &s->rr);
+			continue;
+		}
+		if (c->deficit > 0)
+			return c - s->cls;
+		c->deficit += (s64)DDL_QUANTUM * c->weight;
+		list_move_tail(&c->rr_node, &s->rr);
+	}
+	/* Not reached with sane packet sizes: serve the head anyway. */
+	return c && c - s->cls != s->green ? c - s->cls : DDL_NONE;
+}
+
+/**
+ * ddl_pick() - choose the class to send from
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ * @reason: set to why the class was chosen
+ *
+ * Moves green on first (slice end, yield), then picks, in this order: a
+ * class starved for longer than maxwait (the oldest), the background if it
+ * is owed its share, the green job, a yellow job (the next in rotated order,
+ * by DRR in mode green, the next by minor in mode static), the background.
+ * The caller then sends one packet of the class and reports it with
+ * ddl_served().
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: class index, or DDL_NONE if no class is backlogged.
+ */
+u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
+	     enum ddl_reason *reason)
+{
+	struct ddl_cls *bg = &s->cls[DDL_BG(s)];
+	u32 idx;
+
+	if (list_empty(&s->waiters))
+		return DDL_NONE;
+
+	ddl_advance(s, p, now);
+
+	idx = list_first_entry(&s->waiters, struct ddl_cls, wait_node) - s->cls;
+	if (now - s->cls[idx].wait_since >
+	    (u64)p->maxwait_us * NSEC_PER_USEC_U64) {
+		*reason = DDL_R_GUARD;
+		return idx;
+	}
+
+	if (bg->backlogged && s->bg_credit > 0) {
+		*reason = DDL_R_BGSHARE;
+		return DDL_BG(s);
+	}
+
+	if (s->green != DDL_NONE && s->cls[s->green].backlogged) {
+		*reason = DDL_R_GREEN;
+		return s->green;
+	}
+
+	*reason = DDL_R_YELLOW;
+	switch (p->mode) {
+	case TC_DDL_MODE_GREEN:
+		idx = ddl_pick_drr(s);
+		break;
+	case TC_DDL_MODE_STATIC:
+		idx = ddl_bm_find(s, 0);
+		break;
+	default:
+		idx = ddl_bm_next(s, s->green == DDL_NONE ? 0 : s->green + 1);
+		break;
+	}
+	if (idx != DDL_NONE)
+		return idx;
+
+	*reason = DDL_R_BACKGROUND;
+	return bg->backlogged ? DDL_BG(s) : DDL_NONE;
+}
+
+/**
+ * ddl_served() - account one packet sent from a class
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class the packet came from, as returned by ddl_pick()
+ * @reason: the reason ddl_pick() gave
+ * @len: packet length, bytes (qdisc_pkt_len)
+ * @now: current time, ns
+ *
+ * Call before ddl_deactivate() if the packet emptied the class.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		enum ddl_reason reason, u32 len, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u32 bg = DDL_BG(s);
+
+	c->wait_since = now;
+	list_move_tail(&c->wait_node, &s->waiters);
+
+	if (idx == s->green)
+		c->bytes_green += len;
+	else
+		c->bytes_yellow += len;
+
+	if (reason == DDL_R_GUARD) {
+		s->guard_runs++;
+		c->guard_runs++;
+	} else if (reason == DDL_R_BGSHARE) {
+		s->bgshare_runs++;
+	}
+
+	/* Background share: job bytes earn credit, background bytes spend it. */
+	if (s->cls[bg].backlogged) {
+		if (idx == bg)
+			s->bg_credit -= (s64)len * (100 - p->bgshare);
+		else
+			s->bg_credit += (s64)len * p->bgshare;
+		s->bg_credit = clamp_t(s64, s->bg_credit, -DDL_BG_CREDIT_MAX,
+				       DDL_BG_CREDIT_MAX);
+	}
+
+	/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
+	if (idx != bg && reason == DDL_R_YELLOW && p->mode == TC_DDL_MODE_GREEN)
+		c->deficit -= len;
+}
+
+/**
+ * ddl_activate() - a class's queue went from empty to non-empty
+ * @s: scheduler
+ * @idx: class index
+ * @now: current time, ns
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (c->backlogged)
+		return;
+	c->backlogged = true;
+	c->wait_since = now;
+	list_add_tail(&c->wait_node, &s->waiters);
+
+	if (idx == DDL_BG(s)) {
+		s->bg_credit = 0;
+		return;
+	}
+
+	ddl_bm_set(s, idx);
+	list_add_tail(&c->rr_node, &s->rr);
+	if (c->deficit <= 0)
+		c->deficit = (s64)DDL_QUANTUM * c->weight;
+	if (idx == s->green)
+		s->green_empty_since = 0;
+	if (c->keyed)
+		list_del_init(&c->idle_node);
+}
+
+/**
+ * ddl_deactivate() - a class's queue became empty
+ * @s: scheduler
+ * @idx: class index
+ * @now: current time, ns
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (!c->backlogged)
+		return;
+	c->backlogged = false;
+	list_del_init(&c->wait_node);
+
+	if (idx == DDL_BG(s)) {
+		s->bg_credit = 0;
+		return;
+	}
+
+	ddl_bm_clear(s, idx);
+	list_del_init(&c->rr_node);
+	if (idx == s->green)
+		s->green_empty_since = now;
+	if (c->keyed) {
+		c->idle_since = now;
+		list_add_tail(&c->idle_node, &s->idle);
+	}
+}
+
+/**
+ * ddl_key_class() - the job class of a built-in key value
+ * @s: scheduler
+ * @p: configuration (for keyttl)
+ * @key: key value, non-zero
+ * @now: current time, ns
+ *
+ * A known key keeps its class.  A new key takes the lowest free class (not
+ * keyed, no filter bound); if none is free, the keyed class that has been
+ * empty longest, if that is at least keyttl; otherwise none.
+ *
+ * Context: under the qdisc lock.  Expected constant time: the hash has at
+ * least as many buckets as there are job classes.
+ * Return: class index, or DDL_NONE (the caller uses the background class).
+ */
+u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
+		  u64 now)
+{
+	struct hlist_head *head = &s->keyhash[ddl_key_bucket(s, key)];
+	struct ddl_cls *c;
+	u32 idx;
+
+	hlist_for_each_entry(c, head, key_node) {
+		if (c->key != key)
+			continue;
+		if (!ddl_is_bound(s, c - s->cls))
+			return c - s->cls;
+		/* A filter took the class since: the key moves. */
+		ddl_key_release(s, c);
+		break;
+	}
+
+	idx = ddl_free_find(s);
+	if (idx != DDL_NONE) {
+		c = &s->cls[idx];
+		ddl_key_map(s, c, key);
+		if (!c->backlogged) {
+			c->idle_since = now;
+			list_add_tail(&c->idle_node, &s->idle);
+		}
+		return idx;
+	}
+
+	/* Bounded: every turn but the last releases a class. */
+	while (!list_empty(&s->idle)) {
+		c = list_first_entry(&s->idle, struct ddl_cls, idle_node);
+		if (ddl_is_bound(s, c - s->cls)) {
+			ddl_key_release(s, c);
+			continue;
+		}
+		if (now - c->idle_since < (u64)p->keyttl_ms * NSEC_PER_MSEC_U64)
+			break;
+		ddl_key_release(s, c);
+		ddl_key_map(s, c, key);
+		c->idle_since = now;
+		list_add_tail(&c->idle_node, &s->idle);
+		s->key_recycled++;
+		return c - s->cls;
+	}
+
+	s->key_overflow++;
+	return DDL_NONE;
+}
+
+/**
+ * ddl_bind() - a tc filter now points at a class
+ * @s: scheduler
+ * @idx: class index
+ *
+ * A job class with filters is never handed to a new key; a key that owns it
+ * lets go at its next packet (ddl_key_class()) and takes another class.
+ *
+ * Context: under RTNL, with or without the qdisc lock (tcf_bind_filter()
+ * holds it, tcf_unbind_filter() does not): only an atomic bit is shared
+ * with the datapath.
+ */
+void ddl_bind(struct ddl_sched *s, u32 idx)
+{
+	if (idx != DDL_BG(s) && s->cls[idx].bound++ == 0)
+		set_bit(idx, s->bound_bm);
+}
+
+/**
+ * ddl_unbind() - a tc filter no longer points at a class
+ * @s: scheduler
+ * @idx: class index
+ *
+ * Context: as ddl_bind().
+ */
+void ddl_unbind(struct ddl_sched *s, u32 idx)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (idx == DDL_BG(s) || WARN_ON_ONCE(!c->bound))
+		return;
+	if (--c->bound == 0)
+		clear_bit(idx, s->bound_bm);
+}
+
+/**
+ * ddl_set_weight() - change a class's slice multiplier
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class index
+ * @weight: DDL_WEIGHT_MIN .. DDL_WEIGHT_MAX
+ *
+ * A green class's running slice is recomputed from its start; if that end
+ * has passed, green moves on at the next ddl_pick().
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		    u32 weight)
+{
+	s->cls[idx].weight = weight;
+	if (idx == s->green)
+		s->slice_end = s->slice_start +
+			       (u64)p->slice_us * NSEC_PER_USEC_U64 * weight;
+}
+
+/**
+ * ddl_reconfigure() - apply a new configuration
+ * @s: scheduler
+ * @old: configuration in force until now
+ * @p: new configuration, already validated
+ * @now: current time, ns
+ *
+ * Queued packets are not touched.  A new slice length applies to the
+ * running slice (from its start); a new key releases every key mapping,
+ * classes keep their packets and serve them in order; a new mode takes over
+ * at the next pick.
+ *
+ * Context: under the qdisc lock.  O(jobs) if the key changes, else O(1).
+ */
+void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
+		     const struct ddl_params *p, u64 now)
+{
+	u32 i;
+
+	if (s->green != DDL_NONE && old->slice_us != p->slice_us)
+		s->slice_end = s->slice_start + (u64)p->slice_us *
+			       NSEC_PER_USEC_U64 * s->cls[s->green].weight;
+
+	if (old->bgshare != p->bgshare)
+		s->bg_credit = 0;
+
+	if (old->key != p->key) {
+		for (i = 0; i < s->jobs; i++)
+			if (s->cls[i].keyed)
+				ddl_key_release(s, &s->cls[i]);
+	}
+}
+
+/**
+ * ddl_green_ns() - time a class has spent green, up to @now
+ * @s: scheduler
+ * @idx: class index
+ * @now: current time, ns
+ *
+ * Context: under the qdisc lock.
+ * Return: nanoseconds.
+ */
+u64 ddl_green_ns(const struct ddl_sched *s, u32 idx, u64 now)
+{
+	u64 ns = s->cls[idx].green_ns;
+
+	if (idx == s->green)
+		ns += now - s->green_since;
+	return ns;
 }

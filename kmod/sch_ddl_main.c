@@ -3,29 +3,43 @@
  * sch_ddl - time-slice scheduler for deep-learning clusters
  *
  * Several training jobs share a NIC; every parameter server pushes a burst of
- * model updates to its workers each iteration.  The scheduling that serves
- * those bursts one after another is built on this foundation: a
- * packet-limited FIFO with exact accounting.
+ * model updates to its workers each iteration.  Fair sharing stretches every
+ * burst.  sch_ddl gives the link to one job at a time: in each time slice one
+ * backlogged job is green and served first, the others (yellow) get the link
+ * only when green has nothing to send, and green rotates among the
+ * backlogged jobs.
+ *
+ * Each job is a class MAJ:1 .. MAJ:jobs with its own FIFO; MAJ:ffff is the
+ * background class for traffic of no job.
  *
  *  enqueue():
- *   - ask the core whether the packet fits under the limit, drop it if not.
- *   - append it to the queue.
+ *   - classify: tc filters, then skb->priority (major == our handle), then
+ *     the built-in key (ports, mark or DSCP map to a class of their own),
+ *     else the background class.
+ *   - drop the packet if the qdisc holds limit packets; else append it to its
+ *     class and tell the core if the class just became backlogged.
  *
  *  dequeue():
- *   - take the head of the queue (qdisc_dequeue_head).
+ *   - the core picks the class (starvation guard, background share, green,
+ *     yellow, background; see ddl_core.c) and we send its head packet.
  *
  *  change():
  *   - validate every attribute before touching anything; a refused change
- *     leaves the old configuration in force.
- *   - lowering the limit below the backlog drops the oldest packets, counted
- *     in drop_change and propagated to the parents.
+ *     leaves the old configuration in force.  Nothing queued moves or is
+ *     reordered; lowering the limit below the backlog drops packets from the
+ *     heads of the classes, background first, counted in drop_change.
  *
  * Decisions live in ddl_core.[ch], which know nothing of skbs or clocks.
  */
 
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/module.h>
 #include <linux/skbuff.h>
+#include <net/dsfield.h>
+#include <net/flow_dissector.h>
 #include <net/netlink.h>
+#include <net/pkt_cls.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 
@@ -34,45 +48,290 @@
 #include "compat.h"
 #include "ddl_core.h"
 
+struct ddl_class {
+	struct qdisc_skb_head		q;
+	struct gnet_stats_basic_sync	bstats;
+	struct gnet_stats_queue		qstats;
+};
+
 struct ddl_sched_data {
 	/* Configuration, read on every packet, written by change() */
-	struct ddl_params	params;
+	struct ddl_params		params;
+
+	/* Datapath state */
+	struct ddl_sched		s;
+	struct ddl_class		*classes;	/* jobs + 1, by index */
+	struct tcf_proto __rcu		*filter_list;
+	struct tcf_block		*block;
 
 	/* Statistics */
-	u64			drop_overlimit;
-	u64			drop_change;
+	u64				drop_overlimit;
+	u64				drop_change;
+	u64				drop_filter;
+	u64				cls_filter;
+	u64				cls_priority;
+	u64				cls_key;
+	u64				cls_background;
 };
+
+/* Class index of tc minor @minor, or DDL_NONE. */
+static u32 ddl_minor_to_idx(const struct ddl_sched_data *q, u32 minor)
+{
+	if (minor == TC_DDL_BG_MINOR)
+		return DDL_BG(&q->s);
+	if (minor >= 1 && minor <= q->s.jobs)
+		return minor - 1;
+	return DDL_NONE;
+}
+
+static u32 ddl_idx_to_minor(const struct ddl_sched_data *q, u32 idx)
+{
+	return idx == DDL_BG(&q->s) ? TC_DDL_BG_MINOR : idx + 1;
+}
+
+/* The built-in key of @skb; 0 when it has none. */
+static u32 ddl_skb_key(const struct sk_buff *skb, u32 key)
+{
+	struct flow_keys keys;
+	__be16 buf, *h;
+
+	switch (key) {
+	case TC_DDL_KEY_MARK:
+		return skb->mark;
+	case TC_DDL_KEY_DSCP:
+		/* The DS field sits in the first two bytes of either header. */
+		h = skb_header_pointer(skb, skb_network_offset(skb),
+				       sizeof(buf), &buf);
+		if (!h)
+			return 0;
+		switch (skb_protocol(skb, true)) {
+		case htons(ETH_P_IP):
+			return ipv4_get_dsfield((const struct iphdr *)h) >> 2;
+		case htons(ETH_P_IPV6):
+			return ipv6_get_dsfield((const struct ipv6hdr *)h) >> 2;
+		}
+		return 0;
+	case TC_DDL_KEY_SPORT:
+	case TC_DDL_KEY_DPORT:
+		if (!skb_flow_dissect_flow_keys(skb, &keys, 0))
+			return 0;
+		if (keys.basic.ip_proto != IPPROTO_TCP &&
+		    keys.basic.ip_proto != IPPROTO_UDP)
+			return 0;
+		return ntohs(key == TC_DDL_KEY_SPORT ? keys.ports.src :
+						      keys.ports.dst);
+	}
+	return 0;
+}
+
+/*
+ * Class index for @skb, or DDL_NONE if a filter action consumed or dropped
+ * it (then *qerr says how to report it).
+ */
+static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
+			int *qerr)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	struct tcf_result res;
+	struct tcf_proto *fl;
+	u32 idx, key;
+	int result;
+
+	*qerr = NET_XMIT_SUCCESS | __NET_XMIT_BYPASS;
+	fl = rcu_dereference_bh(q->filter_list);
+	if (fl) {
+		result = tcf_classify(skb, NULL, fl, &res, false);
+		if (result >= 0) {
+#ifdef CONFIG_NET_CLS_ACT
+			switch (result) {
+			case TC_ACT_QUEUED:
+			case TC_ACT_STOLEN:
+			case TC_ACT_TRAP:
+				*qerr = NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
+				fallthrough;
+			case TC_ACT_SHOT:
+				return DDL_NONE;
+			}
+#endif
+			idx = ddl_minor_to_idx(q, TC_H_MIN(res.classid));
+			if (idx != DDL_NONE) {
+				q->cls_filter++;
+				return idx;
+			}
+		}
+	}
+
+	if (TC_H_MAJ(skb->priority) == sch->handle) {
+		idx = ddl_minor_to_idx(q, TC_H_MIN(skb->priority));
+		if (idx != DDL_NONE) {
+			q->cls_priority++;
+			return idx;
+		}
+	}
+
+	key = ddl_skb_key(skb, q->params.key);
+	if (key) {
+		idx = ddl_key_class(&q->s, &q->params, key, now);
+		if (idx != DDL_NONE) {
+			q->cls_key++;
+			return idx;
+		}
+	}
+
+	q->cls_background++;
+	return DDL_BG(&q->s);
+}
 
 static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+	u64 now = ktime_get_ns();
+	struct ddl_class *cl;
+	int ret;
+	u32 idx;
 
+	idx = ddl_classify(skb, sch, now, &ret);
+	if (unlikely(idx == DDL_NONE)) {
+		if (ret & __NET_XMIT_BYPASS) {
+			q->drop_filter++;
+			qdisc_qstats_drop(sch);
+		}
+		__qdisc_drop(skb, to_free);
+		return ret;
+	}
+
+	cl = &q->classes[idx];
 	if (unlikely(!ddl_admit(&q->params, sch->q.qlen))) {
 		q->drop_overlimit++;
+		cl->qstats.drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
 
-	return qdisc_enqueue_tail(skb, sch);
+	__qdisc_enqueue_tail(skb, &cl->q);
+	cl->qstats.backlog += len;
+	if (cl->q.qlen == 1)
+		ddl_activate(&q->s, idx, now);
+
+	sch->qstats.backlog += len;
+	sch->q.qlen++;
+	return NET_XMIT_SUCCESS;
+}
+
+static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	enum ddl_reason reason;
+	struct ddl_class *cl;
+	struct sk_buff *skb;
+	unsigned int len;
+	u64 now;
+	u32 idx;
+
+	if (!sch->q.qlen)
+		return NULL;
+
+	now = ktime_get_ns();
+	idx = ddl_pick(&q->s, &q->params, now, &reason);
+	if (idx == DDL_NONE)
+		return NULL;
+
+	cl = &q->classes[idx];
+	skb = __qdisc_dequeue_head(&cl->q);
+	if (unlikely(!skb))
+		return NULL;
+
+	len = qdisc_pkt_len(skb);
+	cl->qstats.backlog -= len;
+	bstats_update(&cl->bstats, skb);
+	ddl_served(&q->s, &q->params, idx, reason, len, now);
+	if (!cl->q.qlen)
+		ddl_deactivate(&q->s, idx, now);
+
+	sch->q.qlen--;
+	qdisc_qstats_backlog_dec(sch, skb);
+	qdisc_bstats_update(sch, skb);
+	return skb;
+}
+
+/* Empty every class; the caller fixes sch->q and sch->qstats. */
+static void ddl_purge(struct Qdisc *sch)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns();
+	u32 i;
+
+	if (!q->classes)
+		return;
+	for (i = 0; i <= q->s.jobs; i++) {
+		struct ddl_class *cl = &q->classes[i];
+
+		if (!cl->q.qlen)
+			continue;
+		rtnl_kfree_skbs(cl->q.head, cl->q.tail);
+		cl->q.head = NULL;
+		cl->q.tail = NULL;
+		cl->q.qlen = 0;
+		cl->qstats.backlog = 0;
+		ddl_deactivate(&q->s, i, now);
+	}
+}
+
+static void ddl_reset(struct Qdisc *sch)
+{
+	ddl_purge(sch);
+	sch->q.qlen = 0;
+	sch->qstats.backlog = 0;
 }
 
 /*
- * Take the oldest packet for change() to drop: requeued packets (gso_skb)
- * first, then the head of the queue.  Keeps qlen and backlog in step on
- * every kernel, whatever qdisc_dequeue_internal() does there.
+ * Drop packets until the qdisc holds no more than the limit: from the heads
+ * of the classes, the background first, then jobs from the highest minor
+ * down; a requeued packet last.  Bounded by the classes plus the excess.
  */
-static struct sk_buff *ddl_dequeue_oldest(struct Qdisc *sch)
+static void ddl_shrink(struct Qdisc *sch, u64 now)
 {
-	struct sk_buff *skb;
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	unsigned int pkts = 0, bytes = 0;
+	u32 excess, i;
 
-	skb = __skb_dequeue(&sch->gso_skb);
-	if (skb)
+	excess = ddl_excess(&q->params, sch->q.qlen);
+	for (i = DDL_BG(&q->s) + 1; excess && i-- > 0;) {
+		struct ddl_class *cl = &q->classes[i];
+
+		while (excess && cl->q.qlen) {
+			struct sk_buff *skb = __qdisc_dequeue_head(&cl->q);
+			unsigned int len = qdisc_pkt_len(skb);
+
+			cl->qstats.backlog -= len;
+			cl->qstats.drops++;
+			sch->q.qlen--;
+			qdisc_qstats_backlog_dec(sch, skb);
+			rtnl_qdisc_drop(skb, sch);
+			pkts++;
+			bytes += len;
+			excess--;
+		}
+		if (!cl->q.qlen)
+			ddl_deactivate(&q->s, i, now);
+	}
+	while (excess) {
+		struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
+
+		if (WARN_ON_ONCE(!skb))
+			break;
 		sch->q.qlen--;
-	else
-		skb = __qdisc_dequeue_head(&sch->q);
-	if (skb)
 		qdisc_qstats_backlog_dec(sch, skb);
-	return skb;
+		bytes += qdisc_pkt_len(skb);
+		rtnl_qdisc_drop(skb, sch);
+		pkts++;
+		excess--;
+	}
+	if (pkts) {
+		q->drop_change += pkts;
+		qdisc_tree_reduce_backlog(sch, pkts, bytes);
+	}
 }
 
 /* Not const: struct nla_policy's range pointer is const only since 6.2. */
@@ -81,16 +340,64 @@ static struct netlink_range_validation ddl_limit_range = {
 	.max = DDL_LIMIT_MAX,
 };
 
-static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
-	[TCA_DDL_PAD]	= { .type = NLA_REJECT },
-	[TCA_DDL_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_limit_range),
+static struct netlink_range_validation ddl_jobs_range = {
+	.min = DDL_JOBS_MIN,
+	.max = DDL_JOBS_MAX,
 };
 
-/* Parse @opt on top of @p; touches nothing but @p. */
-static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt,
+static struct netlink_range_validation ddl_slice_range = {
+	.min = DDL_SLICE_MIN,
+	.max = DDL_SLICE_MAX,
+};
+
+static struct netlink_range_validation ddl_yield_range = {
+	.max = DDL_YIELD_MAX,
+};
+
+static struct netlink_range_validation ddl_maxwait_range = {
+	.min = DDL_MAXWAIT_MIN,
+	.max = DDL_MAXWAIT_MAX,
+};
+
+static struct netlink_range_validation ddl_keyttl_range = {
+	.max = DDL_KEYTTL_MAX,
+};
+
+static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
+	[TCA_DDL_PAD]		= { .type = NLA_REJECT },
+	[TCA_DDL_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_limit_range),
+	[TCA_DDL_JOBS]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_jobs_range),
+	[TCA_DDL_MODE]		= NLA_POLICY_MAX(NLA_U32, TC_DDL_MODE_MAX),
+	[TCA_DDL_SLICE]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_slice_range),
+	[TCA_DDL_YIELD]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_yield_range),
+	[TCA_DDL_MAXWAIT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ddl_maxwait_range),
+	[TCA_DDL_BGSHARE]	= NLA_POLICY_MAX(NLA_U32, DDL_BGSHARE_MAX),
+	[TCA_DDL_KEY]		= NLA_POLICY_MAX(NLA_U32, TC_DDL_KEY_MAX),
+	[TCA_DDL_KEYTTL]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ddl_keyttl_range),
+};
+
+static const struct nla_policy ddl_class_policy[TCA_DDL_CLASS_MAX + 1] = {
+	[TCA_DDL_CLASS_WEIGHT]	= NLA_POLICY_RANGE(NLA_U32, DDL_WEIGHT_MIN,
+						   DDL_WEIGHT_MAX),
+};
+
+static void ddl_get_u32(u32 *v, struct nlattr *attr)
+{
+	if (attr)
+		*v = nla_get_u32(attr);
+}
+
+/*
+ * Parse @opt on top of @p and check the combination; touches nothing but
+ * @p.  @create: the instance is being created, so jobs may be set.
+ */
+static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 			 struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_DDL_MAX + 1];
+	u32 jobs = p->jobs;
 	int err;
 
 	err = nla_parse_nested(tb, TCA_DDL_MAX, opt, ddl_policy, extack);
@@ -98,44 +405,66 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt,
 		return err;
 
 	/* Ranges are enforced by ddl_policy. */
-	if (tb[TCA_DDL_LIMIT])
-		p->limit = nla_get_u32(tb[TCA_DDL_LIMIT]);
+	ddl_get_u32(&p->limit, tb[TCA_DDL_LIMIT]);
+	ddl_get_u32(&jobs, tb[TCA_DDL_JOBS]);
+	ddl_get_u32(&p->mode, tb[TCA_DDL_MODE]);
+	ddl_get_u32(&p->slice_us, tb[TCA_DDL_SLICE]);
+	ddl_get_u32(&p->yield_us, tb[TCA_DDL_YIELD]);
+	ddl_get_u32(&p->maxwait_us, tb[TCA_DDL_MAXWAIT]);
+	ddl_get_u32(&p->bgshare, tb[TCA_DDL_BGSHARE]);
+	ddl_get_u32(&p->key, tb[TCA_DDL_KEY]);
+	ddl_get_u32(&p->keyttl_ms, tb[TCA_DDL_KEYTTL]);
 
+	if (jobs != p->jobs && !create) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_JOBS],
+				    "The number of jobs is fixed when the qdisc is created");
+		return -EINVAL;
+	}
+	p->jobs = jobs;
+
+	if (p->yield_us && p->yield_us >= p->slice_us) {
+		NL_SET_ERR_MSG_MOD(extack, "yield must be shorter than the slice");
+		return -EINVAL;
+	}
+	if (p->maxwait_us < p->slice_us) {
+		NL_SET_ERR_MSG_MOD(extack, "maxwait must be at least one slice");
+		return -EINVAL;
+	}
 	return 0;
+}
+
+static void ddl_commit_params(struct ddl_params *dst,
+			      const struct ddl_params *src)
+{
+	WRITE_ONCE(dst->limit, src->limit);
+	WRITE_ONCE(dst->jobs, src->jobs);
+	WRITE_ONCE(dst->mode, src->mode);
+	WRITE_ONCE(dst->slice_us, src->slice_us);
+	WRITE_ONCE(dst->yield_us, src->yield_us);
+	WRITE_ONCE(dst->maxwait_us, src->maxwait_us);
+	WRITE_ONCE(dst->bgshare, src->bgshare);
+	WRITE_ONCE(dst->key, src->key);
+	WRITE_ONCE(dst->keyttl_ms, src->keyttl_ms);
 }
 
 static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 		      struct netlink_ext_ack *extack)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	unsigned int dropped_pkts = 0, dropped_bytes = 0;
-	struct ddl_params p = q->params;
-	u32 excess;
+	struct ddl_params p = q->params, old;
+	u64 now;
 	int err;
 
-	err = ddl_parse_opt(&p, opt, extack);
+	err = ddl_parse_opt(&p, opt, false, extack);
 	if (err)
 		return err;
 
 	sch_tree_lock(sch);
-
-	WRITE_ONCE(q->params.limit, p.limit);
-
-	/* Bounded: at most the packets above the new limit. */
-	for (excess = ddl_excess(&p, sch->q.qlen); excess; excess--) {
-		struct sk_buff *skb = ddl_dequeue_oldest(sch);
-
-		if (WARN_ON_ONCE(!skb))
-			break;
-		dropped_pkts++;
-		dropped_bytes += qdisc_pkt_len(skb);
-		rtnl_qdisc_drop(skb, sch);
-	}
-	if (dropped_pkts) {
-		q->drop_change += dropped_pkts;
-		qdisc_tree_reduce_backlog(sch, dropped_pkts, dropped_bytes);
-	}
-
+	now = ktime_get_ns();
+	old = q->params;
+	ddl_commit_params(&q->params, &p);
+	ddl_reconfigure(&q->s, &old, &p, now);
+	ddl_shrink(sch, now);
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -144,11 +473,45 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 		    struct netlink_ext_ack *extack)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
+	struct ddl_params p;
+	int err;
+	u32 i;
 
-	ddl_params_init(&q->params);
-	if (!opt)
-		return 0;
-	return ddl_change(sch, opt, extack);
+	ddl_params_init(&p);
+	if (opt) {
+		err = ddl_parse_opt(&p, opt, true, extack);
+		if (err)
+			return err;
+	}
+
+	err = tcf_block_get(&q->block, &q->filter_list, sch, extack);
+	if (err)
+		return err;
+
+	err = ddl_sched_init(&q->s, p.jobs);
+	if (err)
+		return err;
+
+	q->classes = kvcalloc(p.jobs + 1, sizeof(*q->classes), GFP_KERNEL);
+	if (!q->classes)
+		return -ENOMEM;
+	for (i = 0; i <= p.jobs; i++)
+		gnet_stats_basic_sync_init(&q->classes[i].bstats);
+
+	q->params = p;
+	return 0;
+}
+
+static void ddl_destroy(struct Qdisc *sch)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+
+	/* Filters unbind from our classes here: before the classes go. */
+	tcf_block_put(q->block);
+	ddl_purge(sch);
+	kvfree(q->classes);
+	q->classes = NULL;
+	ddl_sched_destroy(&q->s);
 }
 
 static int ddl_dump(struct Qdisc *sch, struct sk_buff *skb)
@@ -160,7 +523,16 @@ static int ddl_dump(struct Qdisc *sch, struct sk_buff *skb)
 	if (!opts)
 		return -EMSGSIZE;
 
-	if (nla_put_u32(skb, TCA_DDL_LIMIT, READ_ONCE(q->params.limit)))
+	if (nla_put_u32(skb, TCA_DDL_LIMIT, READ_ONCE(q->params.limit)) ||
+	    nla_put_u32(skb, TCA_DDL_JOBS, READ_ONCE(q->params.jobs)) ||
+	    nla_put_u32(skb, TCA_DDL_MODE, READ_ONCE(q->params.mode)) ||
+	    nla_put_u32(skb, TCA_DDL_SLICE, READ_ONCE(q->params.slice_us)) ||
+	    nla_put_u32(skb, TCA_DDL_YIELD, READ_ONCE(q->params.yield_us)) ||
+	    nla_put_u32(skb, TCA_DDL_MAXWAIT,
+			READ_ONCE(q->params.maxwait_us)) ||
+	    nla_put_u32(skb, TCA_DDL_BGSHARE, READ_ONCE(q->params.bgshare)) ||
+	    nla_put_u32(skb, TCA_DDL_KEY, READ_ONCE(q->params.key)) ||
+	    nla_put_u32(skb, TCA_DDL_KEYTTL, READ_ONCE(q->params.keyttl_ms)))
 		goto nla_put_failure;
 
 	return nla_nest_end(skb, opts);
@@ -173,24 +545,205 @@ nla_put_failure:
 static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	struct tc_ddl_xstats st = {};
+	struct tc_ddl_xstats st = { .type = TCA_DDL_XSTATS_QDISC };
+	struct tc_ddl_qd_stats *qs = &st.qdisc;
 
 	sch_tree_lock(sch);
-	st.drop_overlimit = q->drop_overlimit;
-	st.drop_change = q->drop_change;
+	qs->drop_overlimit = q->drop_overlimit;
+	qs->drop_change = q->drop_change;
+	qs->drop_filter = q->drop_filter;
+	qs->rotations = q->s.rotations;
+	qs->yields = q->s.yields;
+	qs->guard_runs = q->s.guard_runs;
+	qs->bgshare_runs = q->s.bgshare_runs;
+	qs->cls_filter = q->cls_filter;
+	qs->cls_priority = q->cls_priority;
+	qs->cls_key = q->cls_key;
+	qs->cls_background = q->cls_background;
+	qs->key_overflow = q->s.key_overflow;
+	qs->key_recycled = q->s.key_recycled;
+	qs->green = q->s.green == DDL_NONE ? 0 : q->s.green + 1;
+	qs->keys_mapped = q->s.keys_mapped;
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 
+/* Classes: arg is the class index plus one, 0 meaning none. */
+
+static struct Qdisc *ddl_leaf(struct Qdisc *sch, unsigned long arg)
+{
+	return NULL;
+}
+
+static unsigned long ddl_find(struct Qdisc *sch, u32 classid)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u32 idx = ddl_minor_to_idx(q, TC_H_MIN(classid));
+
+	return idx == DDL_NONE ? 0 : idx + 1;
+}
+
+static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
+			    struct nlattr **tca, unsigned long *arg,
+			    struct netlink_ext_ack *extack)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_DDL_CLASS_MAX + 1];
+	struct nlattr *opt = tca[TCA_OPTIONS];
+	u32 idx;
+	int err;
+
+	if (!*arg) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "ddl classes are fixed: job classes 1..jobs and the background class ffff");
+		return -EOPNOTSUPP;
+	}
+	idx = *arg - 1;
+	if (!opt) {
+		NL_SET_ERR_MSG_MOD(extack, "Missing ddl class options");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, TCA_DDL_CLASS_MAX, opt, ddl_class_policy,
+			       extack);
+	if (err < 0)
+		return err;
+
+	if (tb[TCA_DDL_CLASS_WEIGHT]) {
+		if (idx == DDL_BG(&q->s)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_WEIGHT],
+					    "The background class is never green and has no weight");
+			return -EINVAL;
+		}
+		sch_tree_lock(sch);
+		ddl_set_weight(&q->s, &q->params, idx,
+			       nla_get_u32(tb[TCA_DDL_CLASS_WEIGHT]));
+		sch_tree_unlock(sch);
+	}
+	return 0;
+}
+
+static struct tcf_block *ddl_tcf_block(struct Qdisc *sch, unsigned long arg,
+				       struct netlink_ext_ack *extack)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+
+	if (arg) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "Attach filters to the ddl qdisc, not to its classes");
+		return NULL;
+	}
+	return q->block;
+}
+
+static unsigned long ddl_bind_tcf(struct Qdisc *sch, unsigned long parent,
+				  u32 classid)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	unsigned long arg = ddl_find(sch, classid);
+
+	/* Called with and without the tree lock: ddl_bind() copes. */
+	if (arg)
+		ddl_bind(&q->s, arg - 1);
+	return arg;
+}
+
+static void ddl_unbind_tcf(struct Qdisc *sch, unsigned long arg)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+
+	ddl_unbind(&q->s, arg - 1);
+}
+
+static int ddl_dump_class(struct Qdisc *sch, unsigned long arg,
+			  struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u32 idx = arg - 1;
+	struct nlattr *opts;
+
+	tcm->tcm_parent = TC_H_ROOT;
+	tcm->tcm_handle = TC_H_MAKE(sch->handle, ddl_idx_to_minor(q, idx));
+	tcm->tcm_info = 0;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (idx != DDL_BG(&q->s) &&
+	    nla_put_u32(skb, TCA_DDL_CLASS_WEIGHT,
+			READ_ONCE(q->s.cls[idx].weight))) {
+		nla_nest_cancel(skb, opts);
+		return -EMSGSIZE;
+	}
+	return nla_nest_end(skb, opts);
+}
+
+static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
+				struct gnet_dump *d)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	struct tc_ddl_xstats st = { .type = TCA_DDL_XSTATS_CLASS };
+	struct tc_ddl_cl_stats *cs = &st.class;
+	struct ddl_class *cl;
+	struct ddl_cls *c;
+	u32 idx = arg - 1;
+	u32 qlen;
+
+	cl = &q->classes[idx];
+	c = &q->s.cls[idx];
+
+	sch_tree_lock(sch);
+	qlen = cl->q.qlen;
+	cs->green_ns = ddl_green_ns(&q->s, idx, ktime_get_ns());
+	cs->bytes_green = c->bytes_green;
+	cs->bytes_yellow = c->bytes_yellow;
+	cs->greens = c->greens;
+	cs->yields = c->yields;
+	cs->guard_runs = c->guard_runs;
+	cs->keyed = c->keyed;
+	cs->key = c->keyed ? c->key : 0;
+	sch_tree_unlock(sch);
+
+	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
+	    gnet_stats_copy_queue(d, NULL, &cl->qstats, qlen) < 0)
+		return -1;
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static void ddl_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u32 i;
+
+	if (arg->stop)
+		return;
+	for (i = 0; i <= q->s.jobs; i++)
+		if (!tc_qdisc_stats_dump(sch, i + 1, arg))
+			break;
+}
+
+static const struct Qdisc_class_ops ddl_class_ops = {
+	.leaf		= ddl_leaf,
+	.find		= ddl_find,
+	.change		= ddl_change_class,
+	.walk		= ddl_walk,
+	.tcf_block	= ddl_tcf_block,
+	.bind_tcf	= ddl_bind_tcf,
+	.unbind_tcf	= ddl_unbind_tcf,
+	.dump		= ddl_dump_class,
+	.dump_stats	= ddl_dump_class_stats,
+};
+
 static struct Qdisc_ops ddl_qdisc_ops __read_mostly = {
+	.cl_ops		= &ddl_class_ops,
 	.id		= "ddl",
 	.priv_size	= sizeof(struct ddl_sched_data),
 	.enqueue	= ddl_enqueue,
-	.dequeue	= qdisc_dequeue_head,
-	.peek		= qdisc_peek_head,
+	.dequeue	= ddl_dequeue,
+	.peek		= qdisc_peek_dequeued,
 	.init		= ddl_init,
-	.reset		= qdisc_reset_queue,
+	.reset		= ddl_reset,
+	.destroy	= ddl_destroy,
 	.change		= ddl_change,
 	.dump		= ddl_dump,
 	.dump_stats	= ddl_dump_stats,

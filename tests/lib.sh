@@ -72,12 +72,22 @@ qstat() {
 snap() { tc -s -j qdisc show dev "$1"; }
 sfield() { printf '%s' "$1" | python3 "$TESTS_DIR/tcjson.py" "$2" "$3"; }
 
+# cstats [-n NS] DEV: the classes of DEV as JSON (tcclass.py), then
+# cfield "$CSTATS" CLASS FIELD, e.g. cfield "$c" 10:2 options.weight
+cstats() {
+	local ns=()
+	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
+	"${ns[@]}" tc -s class show dev "$1" | python3 "$TESTS_DIR/tcclass.py"
+}
+cfield() { printf '%s' "$1" | python3 "$TESTS_DIR/tcjson.py" "$2" "$3"; }
+
 # Two hosts: namespace ddl-a (198.18.0.1, veth a0) and ddl-b
 # (198.18.0.2, veth b0), with static neighbours so that no ARP or ND
 # packet ever crosses the qdisc under test.
 netns_pair() {
 	# Receive-side buffers large enough that tests lose nothing there.
 	sysctl -qw net.core.rmem_max=33554432
+	sysctl -qw net.core.wmem_max=33554432
 	sysctl -qw net.core.netdev_max_backlog=100000
 	ip netns add ddl-a
 	ip netns add ddl-b
@@ -94,6 +104,11 @@ netns_pair() {
 		lladdr "$(ip -n ddl-b -br link show b0 | awk '{print $3}')"
 	ip -n ddl-b neigh replace 198.18.0.1 dev b0 nud permanent \
 		lladdr "$(ip -n ddl-a -br link show a0 | awk '{print $3}')"
+	# The qdisc sends in order, but veth hands each packet to the backlog
+	# of the CPU that sent it; steer all of them to CPU 0 so that the
+	# receiver sees the order the qdisc chose.
+	ip netns exec ddl-b sh -c 'echo 1 >/sys/class/net/b0/queues/rx-0/rps_cpus'
+	ip netns exec ddl-a sh -c 'echo 1 >/sys/class/net/a0/queues/rx-0/rps_cpus'
 }
 
 # A dummy device with IPv6 off, so nothing but our own traffic reaches it.
@@ -134,6 +149,16 @@ flood() {
 # qlen_is DEV HANDLE N: the qdisc holds N packets now (for wait_for, which
 # must re-read the value on every try)
 qlen_is() { [ "$(qstat "$1" "$2" qlen)" = "$3" ]; }
+
+# start_sink FILE PORTS SECS: a udp-sink in ddl-b writing FILE, started in
+# the background (its pid in $SINK); returns once its ports are bound
+start_sink() {
+	rm -f "$1.ready"
+	DDL_SINK_READY=$1.ready ip netns exec ddl-b python3 \
+		"$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 "$2" "$3" 100 >"$1" &
+	SINK=$!
+	wait_for 60 test -e "$1.ready"
+}
 
 # wait_for SECONDS CMD...: poll until CMD succeeds
 wait_for() {

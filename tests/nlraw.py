@@ -7,18 +7,25 @@ usage: nlraw.py DEV MODE VALUE
   MODE limit      TCA_OPTIONS(nested){ TCA_DDL_LIMIT = VALUE }
   MODE unknown    an attribute type the kernel does not know
   MODE notnested  TCA_OPTIONS without NLA_F_NESTED
+       nlraw.py DEV opts NAME=VALUE...
+                  TCA_OPTIONS(nested){ the named u32 attributes }
+       nlraw.py DEV class CLASSID NAME=VALUE...
+                  RTM_NEWTCLASS for MAJ:MIN with the named class attributes
 Prints "ack 0" or "error -ERRNO: extack message".
 """
 import socket
 import struct
 import sys
 
-RTM_NEWQDISC = 36
+RTM_NEWQDISC, RTM_NEWTCLASS = 36, 40
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_REPLACE, NLM_F_CREATE = 1, 4, 0x100, 0x400
 NLMSG_ERROR = 2
 NLA_F_NESTED = 0x8000
 TCA_KIND, TCA_OPTIONS = 1, 2
 TCA_DDL_LIMIT = 2
+QDISC_ATTRS = {"limit": 2, "jobs": 3, "mode": 4, "slice": 5, "yield": 6,
+               "maxwait": 7, "bgshare": 8, "key": 9, "keyttl": 10}
+CLASS_ATTRS = {"weight": 1}
 NETLINK_CAP_ACK, NETLINK_EXT_ACK = 10, 11
 NLMSGERR_ATTR_MSG = 1
 SOL_NETLINK = 270
@@ -31,9 +38,28 @@ def attr(atype, payload):
 
 
 def main():
-    dev, mode, value = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    dev, mode = sys.argv[1], sys.argv[2]
     ifindex = socket.if_nametoindex(dev)
-    if mode == "limit":
+    msgtype, handle, parent = RTM_NEWQDISC, 0, 0xFFFFFFFF
+    if mode in ("opts", "class"):
+        table = QDISC_ATTRS
+        pairs = sys.argv[3:]
+        if mode == "class":
+            maj, mnr = sys.argv[3].split(":")
+            handle = (int(maj, 16) << 16) | int(mnr, 16)
+            parent = int(maj, 16) << 16
+            msgtype, table, pairs = RTM_NEWTCLASS, CLASS_ATTRS, sys.argv[4:]
+        nest = b""
+        for pair in pairs:
+            name, val = pair.split("=")
+            nest += attr(table[name], struct.pack("I", int(val)))
+        opts = attr(TCA_OPTIONS | NLA_F_NESTED, nest)
+        value = None
+    else:
+        value = int(sys.argv[3])
+    if mode in ("opts", "class"):
+        pass
+    elif mode == "limit":
         opts = attr(TCA_OPTIONS | NLA_F_NESTED,
                     attr(TCA_DDL_LIMIT, struct.pack("I", value)))
     elif mode == "unknown":
@@ -44,11 +70,13 @@ def main():
     else:
         sys.exit("unknown mode " + mode)
 
-    tcm = struct.pack("BxxxiIII", socket.AF_UNSPEC, ifindex, 0,
-                      0xFFFFFFFF, 0)
+    tcm = struct.pack("BxxxiIII", socket.AF_UNSPEC, ifindex, handle,
+                      parent, 0)
     body = tcm + attr(TCA_KIND, b"ddl\0") + opts
-    flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE
-    msg = struct.pack("IHHII", 16 + len(body), RTM_NEWQDISC, flags, 1, 0)
+    flags = NLM_F_REQUEST | NLM_F_ACK
+    if msgtype == RTM_NEWQDISC:
+        flags |= NLM_F_CREATE | NLM_F_REPLACE
+    msg = struct.pack("IHHII", 16 + len(body), msgtype, flags, 1, 0)
 
     s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
                       socket.NETLINK_ROUTE)

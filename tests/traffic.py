@@ -7,11 +7,30 @@
   traffic.py tcp-send ADDR PORT BYTES             send BYTES then close
   traffic.py tcp-recv ADDR PORT BYTES 0 SECS      receive until close
   traffic.py raw-send DEV 0 COUNT SIZE            COUNT Ethernet frames
+  traffic.py udp-flood ADDR PORT SPORT SECS SIZE [BURST PERIOD_MS [TOS]]
+        numbered datagrams from source port SPORT for SECS seconds, as fast
+        as the socket buffer allows (blocking: the qdisc sets the pace);
+        with BURST, only BURST datagrams at the start of every PERIOD_MS;
+        $DDL_SNDBUF sets the socket's send buffer
+  traffic.py udp-burst ADDR PORT SPORT COUNT SIZE [TOS [MARK [PRIO]]]
+        COUNT datagrams from SPORT with IP_TOS, SO_MARK and SO_PRIORITY
+  traffic.py udp-sink ADDR PORTS SECS BUCKET_MS
+        receive on the comma-separated PORTS for SECS seconds at most, or
+        until nothing arrived for IDLE_SECS after the first; print JSON:
+        per port the bytes in each BUCKET_MS bucket, packets, datagrams
+        out of order, and the longest gap between two arrivals; creates
+        the file $DDL_SINK_READY once the ports are bound
 Receivers print "received N" and stop after SECS seconds at the latest.
 """
+import json
+import os
+import select
 import socket
+import struct
 import sys
 import time
+
+IDLE_SECS = 3
 
 
 def udp_send(addr, port, count, size):
@@ -107,8 +126,122 @@ def raw_send(dev, count, size):
     print("accepted %d dropped %d" % (accepted, dropped))
 
 
+def udp_flood(addr, port, sport, secs, size, burst=0, period=0, tos=0):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if tos:
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
+    if os.environ.get("DDL_SNDBUF"):
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
+                     int(os.environ["DDL_SNDBUF"]))
+    s.bind(("0.0.0.0", sport))
+    pad = b"f" * (size - 8)
+    start = time.monotonic()
+    end = start + secs
+    seq = 0
+    while True:
+        now = time.monotonic()
+        if now >= end:
+            break
+        if burst and seq >= burst * (int((now - start) * 1000 / period) + 1):
+            time.sleep(0.002)
+            continue
+        try:
+            s.sendto(struct.pack("!Q", seq) + pad, (addr, port))
+            seq += 1
+        except OSError as e:          # ENOBUFS: dropped by the qdisc
+            if e.errno != 105:
+                raise
+            seq += 1
+    print("sent %d" % seq)
+
+
+def udp_burst(addr, port, sport, count, size, tos=0, mark=0, prio=0):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if tos:
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
+    if mark:
+        s.setsockopt(socket.SOL_SOCKET, 36, mark)        # SO_MARK
+    if prio:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
+    s.bind(("0.0.0.0", sport))
+    for seq in range(count):
+        s.sendto(struct.pack("!Q", seq) + b"b" * (size - 8), (addr, port))
+    print("sent %d" % count)
+
+
+def udp_sink(addr, ports, secs, bucket_ms):
+    socks = {}
+    for p in ports:
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        s.bind((addr, p))
+        s.setblocking(False)
+        socks[s] = p
+    if os.environ.get("DDL_SINK_READY"):
+        open(os.environ["DDL_SINK_READY"], "w").close()
+    stats = {p: {"buckets": {}, "packets": 0, "bytes": 0, "reordered": 0,
+                 "next": 0, "last": None, "max_gap_ms": 0.0,
+                 "first": None}
+             for p in ports}
+    start = time.monotonic()
+    end = start + secs
+    last = None
+    while True:
+        now = time.monotonic()
+        left = end - now
+        if last is not None:
+            left = min(left, last + IDLE_SECS - now)
+        if left <= 0:
+            break
+        ready, _, _ = select.select(list(socks), [], [], left)
+        now = time.monotonic()
+        if ready:
+            last = now
+        for s in ready:
+            st = stats[socks[s]]
+            while True:
+                try:
+                    data = s.recv(65536)
+                except BlockingIOError:
+                    break
+                b = int((now - start) * 1000 // bucket_ms)
+                st["buckets"][b] = st["buckets"].get(b, 0) + len(data)
+                st["packets"] += 1
+                st["bytes"] += len(data)
+                seq = struct.unpack("!Q", data[:8])[0]
+                if seq < st["next"]:
+                    st["reordered"] += 1
+                st["next"] = max(st["next"], seq + 1)
+                if st["last"] is not None:
+                    gap = (now - st["last"]) * 1000
+                    st["max_gap_ms"] = max(st["max_gap_ms"], gap)
+                else:
+                    st["first"] = (now - start) * 1000
+                st["last"] = now
+    for st in stats.values():
+        if st["last"] is not None:
+            st["last"] = (st["last"] - start) * 1000
+    json.dump({"bucket_ms": bucket_ms, "ports": stats}, sys.stdout)
+    print()
+
+
 def main():
-    cmd, addr, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    cmd = sys.argv[1]
+    if cmd == "udp-flood":
+        a = [int(x) for x in sys.argv[3:]]
+        udp_flood(sys.argv[2], *a)
+        return
+    if cmd == "udp-burst":
+        a = [int(x, 0) for x in sys.argv[3:]]
+        udp_burst(sys.argv[2], *a)
+        return
+    if cmd == "udp-sink":
+        udp_sink(sys.argv[2], [int(p) for p in sys.argv[3].split(",")],
+                 float(sys.argv[4]), int(sys.argv[5]))
+        return
+    addr, port = sys.argv[2], int(sys.argv[3])
     if cmd == "raw-send":
         raw_send(addr, int(sys.argv[4]), int(sys.argv[5]))
         return

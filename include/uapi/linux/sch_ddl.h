@@ -5,25 +5,110 @@
  *
  * Attributes are nested in TCA_OPTIONS (NLA_F_NESTED) and parsed strictly.
  * New attributes and new xstats fields are only ever appended.
+ *
+ * Classes: job classes are MAJ:1 .. MAJ:jobs, the background class is
+ * MAJ:TC_DDL_BG_MINOR.
  */
 #ifndef _UAPI_LINUX_SCH_DDL_H
 #define _UAPI_LINUX_SCH_DDL_H
 
 #include <linux/types.h>
 
+#define TC_DDL_BG_MINOR		0xffff
+
+/* Qdisc options */
 enum {
 	TCA_DDL_UNSPEC,
 	TCA_DDL_PAD,
 	TCA_DDL_LIMIT,		/* u32: queue limit, packets */
+	TCA_DDL_JOBS,		/* u32: number of job classes, fixed at creation */
+	TCA_DDL_MODE,		/* u32: enum tc_ddl_mode */
+	TCA_DDL_SLICE,		/* u32: slice length, us */
+	TCA_DDL_YIELD,		/* u32: green idle this long yields, us; 0: never */
+	TCA_DDL_MAXWAIT,	/* u32: starvation guard threshold, us */
+	TCA_DDL_BGSHARE,	/* u32: background minimum share, percent */
+	TCA_DDL_KEY,		/* u32: enum tc_ddl_key */
+	TCA_DDL_KEYTTL,		/* u32: idle time before a key class is reused, ms */
 	__TCA_DDL_MAX
 };
 
 #define TCA_DDL_MAX	(__TCA_DDL_MAX - 1)
 
-/* Qdisc-wide counters returned in TCA_STATS_APP (tc -s qdisc show). */
+/* How the green job and the order behind it change over time. */
+enum tc_ddl_mode {
+	TC_DDL_MODE_ROTATE,	/* rotate the whole order, green first */
+	TC_DDL_MODE_GREEN,	/* rotate green; the others share fairly (DRR) */
+	TC_DDL_MODE_STATIC,	/* fixed order by minor, no rotation */
+	__TC_DDL_MODE_MAX
+};
+
+#define TC_DDL_MODE_MAX	(__TC_DDL_MODE_MAX - 1)
+
+/* Built-in classification key for packets no filter or priority placed. */
+enum tc_ddl_key {
+	TC_DDL_KEY_NONE,	/* no key: such packets go to the background */
+	TC_DDL_KEY_SPORT,	/* TCP/UDP source port */
+	TC_DDL_KEY_DPORT,	/* TCP/UDP destination port */
+	TC_DDL_KEY_MARK,	/* skb->mark (fwmark) */
+	TC_DDL_KEY_DSCP,	/* DSCP of IPv4/IPv6 */
+	__TC_DDL_KEY_MAX
+};
+
+#define TC_DDL_KEY_MAX	(__TC_DDL_KEY_MAX - 1)
+
+/* Class options (tc class change ... ddl ...) */
+enum {
+	TCA_DDL_CLASS_UNSPEC,
+	TCA_DDL_CLASS_WEIGHT,	/* u32: slice multiplier */
+	__TCA_DDL_CLASS_MAX
+};
+
+#define TCA_DDL_CLASS_MAX	(__TCA_DDL_CLASS_MAX - 1)
+
+/* Qdisc-wide counters (tc -s qdisc show). */
+struct tc_ddl_qd_stats {
+	__u64	drop_overlimit;	/* dropped because the queue was full */
+	__u64	drop_change;	/* dropped when a change lowered the limit */
+	__u64	drop_filter;	/* dropped by a filter action */
+	__u64	rotations;	/* slice ends that moved green to another job */
+	__u64	yields;		/* green handed on early by an idle green job */
+	__u64	guard_runs;	/* packets sent by the starvation guard */
+	__u64	bgshare_runs;	/* packets sent for the background share */
+	__u64	cls_filter;	/* packets classified by a tc filter */
+	__u64	cls_priority;	/* ... by skb->priority */
+	__u64	cls_key;	/* ... by the built-in key */
+	__u64	cls_background;	/* ... to the background by default */
+	__u64	key_overflow;	/* keyed packets sent to the background: no class free */
+	__u64	key_recycled;	/* idle key classes given a new key */
+	__u32	green;		/* minor of the green job, 0 if none */
+	__u32	keys_mapped;	/* job classes holding a key */
+};
+
+/* Per-class counters (tc -s class show). */
+struct tc_ddl_cl_stats {
+	__u64	green_ns;	/* time this class has been green */
+	__u64	bytes_green;	/* bytes sent while green */
+	__u64	bytes_yellow;	/* bytes sent while not green */
+	__u64	greens;		/* times made green */
+	__u64	yields;		/* times it yielded green */
+	__u64	guard_runs;	/* packets sent for it by the starvation guard */
+	__u32	key;		/* key value mapped to it (valid if keyed) */
+	__u32	keyed;		/* 1 if the built-in key owns this class */
+};
+
+enum {
+	TCA_DDL_XSTATS_QDISC,
+	TCA_DDL_XSTATS_CLASS,
+};
+
+/* TCA_STATS_APP of the qdisc and of its classes. */
 struct tc_ddl_xstats {
-	__u64	drop_overlimit;	/* packets dropped because the queue was full */
-	__u64	drop_change;	/* packets dropped when a change lowered the limit */
+	__u32	type;		/* TCA_DDL_XSTATS_* */
+	__u32	pad;
+	union {
+		struct tc_ddl_qd_stats	qdisc;
+		struct tc_ddl_cl_stats	class;
+	};
 };
 
 #endif /* _UAPI_LINUX_SCH_DDL_H */

@@ -1,0 +1,1731 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the scheduling decisions of the sch_ddl core: rotation of
+ * the green job, yield, the starvation guard and the background share, the
+ * key map and live reconfiguration.
+ *
+ * The tests drive ddl_core.c the way the glue does, through a small
+ * simulation: per-class packet counters stand in for the queues, and the
+ * tests set the clock themselves.
+ */
+
+#include <kunit/test.h>
+
+#include "ddl_core.c"
+
+#define DDL_T_US	1000ULL			/* ns */
+#define DDL_T_MS	1000000ULL		/* ns */
+#define DDL_T_LEN	1500U			/* default packet, bytes */
+#define DDL_T_PKT_NS	(12 * DDL_T_US)		/* 1500 bytes at 1 Gbit/s */
+#define DDL_T_LOTS	1000000000U		/* a queue never running dry */
+#define DDL_T_BG	(U32_MAX - 1)		/* in tables: the background */
+
+/* The simulated qdisc: the scheduler and per-class packet counters. */
+struct ddl_sim {
+	struct kunit		*test;
+	struct ddl_sched	s;
+	struct ddl_params	p;
+	u64			now;
+	u32			*qlen;	/* packets queued, per class */
+	u32			*len;	/* length of every packet, per class */
+	u64			*bytes;	/* bytes sent, per class */
+	enum ddl_reason		reason;	/* of the last pick */
+};
+
+/*
+ * A scheduler with @jobs job classes and the default configuration, except
+ * that yield is off and the starvation guard waits as long as it can: tests
+ * of these turn them on.  ddl_sched_exit() frees it.
+ */
+static struct ddl_sim *ddl_sim_new(struct kunit *test, u32 jobs)
+{
+	struct ddl_sim *sim;
+	u32 i;
+
+	sim = kunit_kzalloc(test, sizeof(*sim), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sim);
+	sim->qlen = kunit_kcalloc(test, jobs + 1, sizeof(*sim->qlen),
+				  GFP_KERNEL);
+	sim->len = kunit_kcalloc(test, jobs + 1, sizeof(*sim->len),
+				 GFP_KERNEL);
+	sim->bytes = kunit_kcalloc(test, jobs + 1, sizeof(*sim->bytes),
+				   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sim->qlen);
+	KUNIT_ASSERT_NOT_NULL(test, sim->len);
+	KUNIT_ASSERT_NOT_NULL(test, sim->bytes);
+	for (i = 0; i <= jobs; i++)
+		sim->len[i] = DDL_T_LEN;
+
+	sim->test = test;
+	ddl_params_init(&sim->p);
+	sim->p.jobs = jobs;
+	sim->p.yield_us = 0;
+	sim->p.maxwait_us = DDL_MAXWAIT_MAX;
+	KUNIT_ASSERT_EQ(test, ddl_sched_init(&sim->s, jobs), 0);
+	test->priv = sim;
+	return sim;
+}
+
+static int ddl_sched_init_case(struct kunit *test)
+{
+	test->priv = NULL;
+	return 0;
+}
+
+static void ddl_sched_exit(struct kunit *test)
+{
+	struct ddl_sim *sim = test->priv;
+
+	if (sim)
+		ddl_sched_destroy(&sim->s);
+}
+
+/* A class index from a table: DDL_T_BG is the background class. */
+static u32 ddl_t_cls(const struct ddl_sim *sim, u32 idx)
+{
+	return idx == DDL_T_BG ? DDL_BG(&sim->s) : idx;
+}
+
+/* @n packets arrive in class @idx. */
+static void ddl_sim_enqueue(struct ddl_sim *sim, u32 idx, u32 n)
+{
+	if (!n)
+		return;
+	if (!sim->qlen[idx])
+		ddl_activate(&sim->s, idx, sim->now);
+	sim->qlen[idx] += n;
+}
+
+static u32 ddl_sim_pick(struct ddl_sim *sim)
+{
+	return ddl_pick(&sim->s, &sim->p, sim->now, &sim->reason);
+}
+
+/* Send one packet of class @idx, as ddl_pick() chose it. */
+static u32 ddl_sim_serve(struct ddl_sim *sim, u32 idx)
+{
+	if (idx == DDL_NONE)
+		return idx;
+	if (idx > DDL_BG(&sim->s) || !sim->qlen[idx]) {
+		KUNIT_FAIL(sim->test, "ddl_pick() chose empty class %u", idx);
+		return DDL_NONE;
+	}
+	ddl_served(&sim->s, &sim->p, idx, sim->reason, sim->len[idx],
+		   sim->now);
+	sim->bytes[idx] += sim->len[idx];
+	if (!--sim->qlen[idx])
+		ddl_deactivate(&sim->s, idx, sim->now);
+	return idx;
+}
+
+/* Dequeue one packet: the class it came from, or DDL_NONE. */
+static u32 ddl_sim_send(struct ddl_sim *sim)
+{
+	return ddl_sim_serve(sim, ddl_sim_pick(sim));
+}
+
+static u32 ddl_sim_send_at(struct ddl_sim *sim, u64 now)
+{
+	sim->now = now;
+	return ddl_sim_send(sim);
+}
+
+/* Make @idx green with an empty queue: one packet, sent at once. */
+static void ddl_sim_green_idle(struct ddl_sim *sim, u32 idx)
+{
+	ddl_sim_enqueue(sim, idx, 1);
+	KUNIT_ASSERT_EQ(sim->test, ddl_sim_send(sim), idx);
+	KUNIT_ASSERT_EQ(sim->test, sim->s.green, idx);
+	KUNIT_ASSERT_FALSE(sim->test, sim->s.cls[idx].backlogged);
+}
+
+/* sch_ddl_rotation */
+
+#define DDL_T_SLICE_US	1000U
+#define DDL_T_SLICE	(DDL_T_SLICE_US * DDL_T_US)
+
+struct ddl_order_case {
+	const char	*name;
+	u32		jobs;
+	u32		mode;
+	u32		nact;
+	u32		act[4];		/* backlogged jobs, activation order */
+	u32		nseq;
+	u32		seq[10];	/* green in slice 0, 1, ... */
+};
+
+static const struct ddl_order_case ddl_order_cases[] = {
+	{ "all_four", 4, TC_DDL_MODE_ROTATE, 4, { 0, 1, 2, 3 },
+	  7, { 0, 1, 2, 3, 0, 1, 2 } },
+	{ "skips_idle_jobs", 8, TC_DDL_MODE_ROTATE, 3, { 1, 3, 6 },
+	  7, { 1, 3, 6, 1, 3, 6, 1 } },
+	{ "activation_order_irrelevant", 8, TC_DDL_MODE_ROTATE, 3,
+	  { 6, 1, 3 }, 5, { 1, 3, 6, 1, 3 } },
+	{ "two_jobs", 2, TC_DDL_MODE_ROTATE, 2, { 1, 0 },
+	  5, { 0, 1, 0, 1, 0 } },
+	{ "first_and_last", 16, TC_DDL_MODE_ROTATE, 2, { 15, 0 },
+	  4, { 0, 15, 0, 15 } },
+	{ "word_boundary_63_64", 128, TC_DDL_MODE_ROTATE, 2, { 64, 63 },
+	  5, { 63, 64, 63, 64, 63 } },
+	{ "jobs_1024_ends", 1024, TC_DDL_MODE_ROTATE, 3, { 1023, 511, 0 },
+	  5, { 0, 511, 1023, 0, 511 } },
+	{ "jobs_4096_63_64_4095", 4096, TC_DDL_MODE_ROTATE, 3,
+	  { 4095, 64, 63 }, 7, { 63, 64, 4095, 63, 64, 4095, 63 } },
+	{ "jobs_4096_sparse_words", 4096, TC_DDL_MODE_ROTATE, 4,
+	  { 4032, 4095, 0, 2000 }, 6, { 0, 2000, 4032, 4095, 0, 2000 } },
+	{ "one_job_renews", 8, TC_DDL_MODE_ROTATE, 1, { 5 },
+	  4, { 5, 5, 5, 5 } },
+	{ "mode_green_rotates_too", 4, TC_DDL_MODE_GREEN, 2, { 2, 0 },
+	  5, { 0, 2, 0, 2, 0 } },
+};
+
+static void ddl_order_desc(const struct ddl_order_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_order, ddl_order_cases, ddl_order_desc);
+
+/*
+ * Every job backlogged for good: green moves at each slice end, exactly at
+ * it, to the next backlogged job after it, cyclically.
+ */
+static void ddl_rotation_order_test(struct kunit *test)
+{
+	const struct ddl_order_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, c->jobs);
+	u64 changes = 0, greens = 0;
+	u32 i;
+
+	sim->p.mode = c->mode;
+	sim->p.slice_us = DDL_T_SLICE_US;
+	for (i = 0; i < c->nact; i++)
+		ddl_sim_enqueue(sim, c->act[i], DDL_T_LOTS);
+
+	for (i = 0; i < c->nseq; i++) {
+		if (i) {
+			u64 t = i * DDL_T_SLICE - 1;
+
+			KUNIT_EXPECT_EQ_MSG(test, ddl_sim_send_at(sim, t),
+					    c->seq[i - 1],
+					    "end of slice %u", i - 1);
+			changes += c->seq[i] != c->seq[i - 1];
+		}
+		KUNIT_EXPECT_EQ_MSG(test, ddl_sim_send_at(sim, i * DDL_T_SLICE),
+				    c->seq[i], "start of slice %u", i);
+		KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+		KUNIT_EXPECT_EQ(test, sim->s.green, c->seq[i]);
+	}
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, changes);
+	for (i = 0; i < c->jobs; i++)
+		greens += sim->s.cls[i].greens;
+	KUNIT_EXPECT_EQ(test, greens, changes + 1);
+	KUNIT_EXPECT_EQ(test, sim->s.yields, 0ULL);
+}
+
+static const u32 ddl_all_jobs[] = { 1, 2, 63, 64, 65, 1024, 4096 };
+
+static void ddl_all_jobs_desc(const u32 *jobs, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "jobs_%u", *jobs);
+}
+
+KUNIT_ARRAY_PARAM(ddl_all_jobs, ddl_all_jobs, ddl_all_jobs_desc);
+
+/* All jobs backlogged: every one is green once, then 0 again (wrap). */
+static void ddl_rotation_all_jobs_test(struct kunit *test)
+{
+	const u32 jobs = *(const u32 *)test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, jobs);
+	const u64 slice = DDL_SLICE_MIN * DDL_T_US;
+	u32 i, idx;
+
+	sim->p.slice_us = DDL_SLICE_MIN;
+	for (i = 0; i < jobs; i++)
+		ddl_sim_enqueue(sim, i, DDL_T_LOTS);
+
+	for (i = 0; i <= jobs; i++) {
+		idx = ddl_sim_send_at(sim, i * slice);
+		KUNIT_EXPECT_EQ_MSG(test, idx, i % jobs, "slice %u", i);
+		if (idx != i % jobs)
+			break;
+		KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	}
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, jobs > 1 ? (u64)jobs : 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[0].greens, jobs > 1 ? 2ULL : 1ULL);
+	for (i = 1; i < jobs; i++)
+		KUNIT_EXPECT_EQ_MSG(test, sim->s.cls[i].greens, 1ULL, "job %u",
+				    i);
+}
+
+struct ddl_bm_case {
+	const char	*name;
+	u32		jobs;
+	u32		nset;
+	u32		set[3];		/* backlogged */
+	u32		nclr;
+	u32		clr[2];		/* backlogged once, empty again */
+	u32		from;
+	u32		next;
+};
+
+static const struct ddl_bm_case ddl_bm_cases[] = {
+	{ "none", 4096, 0, {}, 0, {}, 0, DDL_NONE },
+	{ "none_after_clear", 4096, 0, {}, 2, { 63, 64 }, 0, DDL_NONE },
+	{ "bit_63", 4096, 1, { 63 }, 0, {}, 0, 63 },
+	{ "bit_64_from_63", 4096, 1, { 64 }, 0, {}, 63, 64 },
+	{ "bit_63_from_64_wraps", 4096, 1, { 63 }, 0, {}, 64, 63 },
+	{ "63_64_from_64", 4096, 2, { 63, 64 }, 0, {}, 64, 64 },
+	{ "63_64_from_65_wraps", 4096, 2, { 63, 64 }, 0, {}, 65, 63 },
+	{ "last_from_last", 4096, 1, { 4095 }, 0, {}, 4095, 4095 },
+	{ "last_from_0", 4096, 1, { 4095 }, 0, {}, 0, 4095 },
+	{ "first_from_last_wraps", 4096, 1, { 0 }, 0, {}, 4095, 0 },
+	{ "from_jobs_wraps", 4096, 2, { 4095, 0 }, 0, {}, 4096, 0 },
+	{ "skips_empty_words", 4096, 2, { 130, 4032 }, 0, {}, 131, 4032 },
+	{ "cleared_word_skipped", 4096, 1, { 200 }, 1, { 64 }, 1, 200 },
+	{ "partly_cleared_word", 4096, 1, { 65 }, 1, { 64 }, 64, 65 },
+	{ "jobs_1024_last", 1024, 1, { 1023 }, 0, {}, 1000, 1023 },
+	{ "jobs_1024_wraps", 1024, 1, { 5 }, 0, {}, 1023, 5 },
+	{ "jobs_1024_from_jobs", 1024, 1, { 5 }, 0, {}, 1024, 5 },
+	{ "jobs_65_last_word", 65, 1, { 64 }, 0, {}, 1, 64 },
+	{ "jobs_65_wraps", 65, 1, { 0 }, 0, {}, 64, 0 },
+	{ "jobs_1", 1, 1, { 0 }, 0, {}, 1, 0 },
+	{ "background_not_a_job", 4, 1, { DDL_T_BG }, 0, {}, 0, DDL_NONE },
+};
+
+static void ddl_bm_desc(const struct ddl_bm_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_bm, ddl_bm_cases, ddl_bm_desc);
+
+/* The job's bit in the backlogged bitmap and in its summary word. */
+static bool ddl_t_bm_bit(const struct ddl_sched *s, u32 idx)
+{
+	bool bit = s->bm[idx / 64] & BIT_ULL(idx % 64);
+
+	return bit && (s->bm_top & BIT_ULL(idx / 64));
+}
+
+static void ddl_rotation_bm_next_test(struct kunit *test)
+{
+	const struct ddl_bm_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, c->jobs);
+	u32 i;
+
+	for (i = 0; i < c->nclr; i++)
+		ddl_activate(&sim->s, c->clr[i], 0);
+	for (i = 0; i < c->nset; i++)
+		ddl_activate(&sim->s, ddl_t_cls(sim, c->set[i]), 0);
+	for (i = 0; i < c->nclr; i++)
+		ddl_deactivate(&sim->s, c->clr[i], 0);
+	for (i = 0; i < c->nclr; i++)
+		KUNIT_EXPECT_FALSE(test, ddl_t_bm_bit(&sim->s, c->clr[i]));
+	for (i = 0; i < c->nset; i++)
+		if (c->set[i] != DDL_T_BG)
+			KUNIT_EXPECT_TRUE(test, ddl_t_bm_bit(&sim->s, c->set[i]));
+	KUNIT_EXPECT_EQ(test, ddl_bm_next(&sim->s, c->from), c->next);
+}
+
+/*
+ * Green's slice ends while its queue is empty: the job served as yellow
+ * meanwhile becomes green at the slice end, a rotation.
+ */
+static void ddl_rotation_idle_green_expiry_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 4);
+	u64 t, yellow = 0;
+	u32 idx;
+
+	sim->p.slice_us = DDL_T_SLICE_US;
+	ddl_sim_green_idle(sim, 0);
+	sim->now = 100 * DDL_T_US;
+	ddl_sim_enqueue(sim, 2, DDL_T_LOTS);
+
+	for (t = sim->now; t < DDL_T_SLICE; t += DDL_T_PKT_NS) {
+		idx = ddl_sim_send_at(sim, t);
+		KUNIT_EXPECT_EQ(test, idx, 2U);
+		KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_YELLOW);
+		KUNIT_EXPECT_EQ(test, sim->s.green, 0U);
+		if (idx != 2 || sim->reason != DDL_R_YELLOW)
+			return;
+		yellow++;
+	}
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, DDL_T_SLICE), 2U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.green, 2U);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[0].greens, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[2].greens, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[2].bytes_yellow, yellow * DDL_T_LEN);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[2].bytes_green, (u64)DDL_T_LEN);
+	KUNIT_EXPECT_EQ(test, ddl_green_ns(&sim->s, 0, 3 * DDL_T_SLICE),
+			DDL_T_SLICE);
+	KUNIT_EXPECT_EQ(test, ddl_green_ns(&sim->s, 2, 3 * DDL_T_SLICE),
+			2 * DDL_T_SLICE);
+}
+
+/* A job alone renews its slice: no rotation, made green only once. */
+static void ddl_rotation_alone_renews_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 4);
+	u32 i;
+
+	sim->p.slice_us = DDL_T_SLICE_US;
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	for (i = 0; i < 5; i++) {
+		KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, i * DDL_T_SLICE),
+				0U);
+		KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	}
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[0].greens, 1ULL);
+	KUNIT_EXPECT_EQ(test, ddl_green_ns(&sim->s, 0, 4 * DDL_T_SLICE),
+			4 * DDL_T_SLICE);
+
+	/* The renewed slice runs its full length for a newcomer. */
+	sim->now = 4 * DDL_T_SLICE + DDL_T_SLICE / 2;
+	ddl_sim_enqueue(sim, 1, DDL_T_LOTS);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 5 * DDL_T_SLICE - 1), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 5 * DDL_T_SLICE), 1U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 1ULL);
+}
+
+/* Nothing backlogged: DDL_NONE, and green does not move meanwhile. */
+static void ddl_rotation_all_idle_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 4);
+
+	sim->p.slice_us = DDL_T_SLICE_US;
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, sim->s.green, DDL_NONE);
+
+	ddl_sim_enqueue(sim, 2, 1);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), 2U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 10 * DDL_T_SLICE), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, sim->s.green, 2U);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+
+	/* The former green comes back alone: a new slice, no rotation. */
+	ddl_sim_enqueue(sim, 2, 1);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), 2U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[2].greens, 1ULL);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
+
+	/* Another job comes back after the slice end: a rotation. */
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 20 * DDL_T_SLICE), DDL_NONE);
+	sim->now = 20 * DDL_T_SLICE;
+	ddl_sim_enqueue(sim, 3, 1);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), 3U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 1ULL);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 30 * DDL_T_SLICE), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, sim->s.green, 3U);
+}
+
+struct ddl_weight_case {
+	const char	*name;
+	u32		slice_us;
+	u32		jobs;
+	u32		weight[4];
+	u32		cycles;
+};
+
+static const struct ddl_weight_case ddl_weight_cases[] = {
+	{ "equal", 1000, 3, { 1, 1, 1 }, 3 },
+	{ "three_to_one", 1000, 2, { 3, 1 }, 3 },
+	{ "one_to_three", 1000, 2, { 1, 3 }, 3 },
+	{ "one_two_four", 500, 3, { 1, 2, 4 }, 2 },
+	{ "four_jobs", 200, 4, { 2, 1, 1, 3 }, 3 },
+	{ "max_weight", 100, 2, { DDL_WEIGHT_MAX, 1 }, 2 },
+};
+
+static void ddl_weight_desc(const struct ddl_weight_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_weight, ddl_weight_cases, ddl_weight_desc);
+
+/* A job of weight w stays green w slices: green time scales with weight. */
+static void ddl_rotation_weight_test(struct kunit *test)
+{
+	const struct ddl_weight_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, c->jobs);
+	const u64 step = 10 * DDL_T_US, slice = c->slice_us * DDL_T_US;
+	u64 t, end, cycle = 0;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, c->slice_us % 10, 0U);
+	sim->p.slice_us = c->slice_us;
+	for (i = 0; i < c->jobs; i++) {
+		ddl_set_weight(&sim->s, &sim->p, i, c->weight[i]);
+		ddl_sim_enqueue(sim, i, DDL_T_LOTS);
+		cycle += slice * c->weight[i];
+	}
+	end = c->cycles * cycle;
+	for (t = 0; t < end; t += step)
+		ddl_sim_send_at(sim, t);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, end), 0U);
+
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, (u64)c->cycles * c->jobs);
+	for (i = 0; i < c->jobs; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ddl_green_ns(&sim->s, i, end),
+				    c->cycles * slice * c->weight[i], "job %u",
+				    i);
+		KUNIT_EXPECT_EQ_MSG(test, sim->s.cls[i].greens,
+				    c->cycles + (i ? 0ULL : 1ULL), "job %u", i);
+	}
+}
+
+struct ddl_setw_case {
+	const char	*name;
+	u32		w0;		/* weight of job 0, green from 0 */
+	bool		renewed;	/* job 0 was alone at its slice end */
+	u32		at_us;
+	u32		idx;		/* reweighted at @at_us */
+	u32		weight;
+	u32		end_us;		/* job 0's slice ends, job 1 green */
+	u32		next_end_us;	/* job 1's slice ends, job 0 green */
+};
+
+static const struct ddl_setw_case ddl_setw_cases[] = {
+	{ "raise_green", 1, false, 500, 0, 3, 3000, 4000 },
+	{ "lower_green", 3, false, 1500, 0, 2, 2000, 3000 },
+	{ "lower_green_end_passed", 3, false, 2000, 0, 1, 2000, 3000 },
+	{ "same_weight", 2, false, 500, 0, 2, 2000, 3000 },
+	{ "yellow_job_next_slice", 1, false, 500, 1, 4, 1000, 5000 },
+	{ "green_after_renewal", 1, true, 1500, 0, 2, 3000, 4000 },
+	{ "green_after_renewal_lower", 2, true, 2500, 0, 1, 3000, 4000 },
+};
+
+static void ddl_setw_desc(const struct ddl_setw_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_setw, ddl_setw_cases, ddl_setw_desc);
+
+/*
+ * ddl_set_weight() on the green job recomputes its running slice from the
+ * slice's start; on another job it applies from that job's next slice.
+ */
+static void ddl_rotation_set_weight_test(struct kunit *test)
+{
+	const struct ddl_setw_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	const u64 at = c->at_us * DDL_T_US, end = c->end_us * DDL_T_US;
+	const u64 next_end = c->next_end_us * DDL_T_US, turn = max(at, end);
+
+	sim->p.slice_us = DDL_T_SLICE_US;
+	ddl_set_weight(&sim->s, &sim->p, 0, c->w0);
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	KUNIT_ASSERT_EQ(test, ddl_sim_send(sim), 0U);
+	if (c->renewed) {
+		KUNIT_ASSERT_EQ(test,
+				ddl_sim_send_at(sim, c->w0 * DDL_T_SLICE), 0U);
+		KUNIT_ASSERT_EQ(test, sim->s.rotations, 0ULL);
+	}
+	ddl_sim_enqueue(sim, 1, DDL_T_LOTS);
+
+	sim->now = at;
+	ddl_set_weight(&sim->s, &sim->p, c->idx, c->weight);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[c->idx].weight, c->weight);
+	if (end > at)
+		KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, end - 1), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, turn), 1U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 1ULL);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, next_end - 1), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, next_end), 0U);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 2ULL);
+}
+
+#define DDL_T_DRR_JOBS	4
+#define DDL_T_DRR_PKTS	100000U
+
+struct ddl_drr_case {
+	const char	*name;
+	u32		n;		/* yellow jobs 1 .. n */
+	u32		len[DDL_T_DRR_JOBS];
+	u32		weight[DDL_T_DRR_JOBS];
+	u32		rounds;
+};
+
+static const struct ddl_drr_case ddl_drr_cases[] = {
+	{ "equal_mtu", 3, { 1500, 1500, 1500 }, { 1, 1, 1 }, 50 },
+	{ "mixed_sizes", 3, { 1500, 300, 64 }, { 1, 1, 1 }, 50 },
+	{ "quantum_sized", 2, { DDL_QUANTUM, DDL_QUANTUM }, { 1, 1 }, 50 },
+	{ "small_packets", 2, { 64, 100 }, { 1, 1 }, 30 },
+	{ "four_jobs", 4, { 1000, 1500, 576, 40 }, { 1, 1, 1, 1 }, 30 },
+	{ "weighted", 3, { 1500, 1500, 1500 }, { 1, 2, 3 }, 30 },
+	{ "weighted_small_packets", 2, { 64, 64 }, { 1, 2 }, 20 },
+};
+
+static void ddl_drr_desc(const struct ddl_drr_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_drr, ddl_drr_cases, ddl_drr_desc);
+
+/*
+ * Mode green, green idle: the backlogged yellow jobs share bytes by DRR.
+ * After every round each has sent DDL_QUANTUM times its weight per round,
+ * give or take one of its packets.
+ */
+static void ddl_rotation_drr_test(struct kunit *test)
+{
+	const struct ddl_drr_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, c->n + 1);
+	u32 turns[DDL_T_DRR_JOBS + 1] = {};
+	u32 prev = DDL_NONE, rounds = 0, idx, j, k;
+
+	KUNIT_ASSERT_LE(test, c->n, DDL_T_DRR_JOBS);
+	sim->p.mode = TC_DDL_MODE_GREEN;
+	sim->p.slice_us = DDL_SLICE_MAX;
+	ddl_sim_green_idle(sim, 0);
+	for (j = 1; j <= c->n; j++) {
+		KUNIT_ASSERT_LE(test, c->len[j - 1], (u32)DDL_QUANTUM);
+		sim->len[j] = c->len[j - 1];
+		ddl_set_weight(&sim->s, &sim->p, j, c->weight[j - 1]);
+		ddl_sim_enqueue(sim, j, DDL_T_LOTS);
+	}
+
+	for (k = 0; k < DDL_T_DRR_PKTS && rounds < c->rounds; k++) {
+		sim->now += DDL_T_PKT_NS;
+		idx = ddl_sim_pick(sim);
+		KUNIT_ASSERT_NE(test, idx, DDL_NONE);
+		KUNIT_ASSERT_NE(test, idx, 0U);
+		KUNIT_ASSERT_EQ(test, sim->reason, DDL_R_YELLOW);
+		if (prev != DDL_NONE && idx != prev) {
+			turns[prev]++;
+			for (j = 2; j <= c->n; j++)
+				if (turns[j] != turns[1])
+					break;
+			if (j > c->n) {
+				/* A round ended: every job had a turn. */
+				rounds = turns[1];
+				for (j = 1; j <= c->n; j++) {
+					u64 want = (u64)rounds * DDL_QUANTUM *
+						   c->weight[j - 1];
+					u64 got = sim->bytes[j];
+
+					if (got + sim->len[j] > want &&
+					    got < want + sim->len[j])
+						continue;
+					KUNIT_FAIL(test,
+						   "round %u: job %u sent %llu, want %llu +- %u",
+						   rounds, j, got, want,
+						   sim->len[j]);
+					return;
+				}
+			}
+		}
+		prev = idx;
+		ddl_sim_serve(sim, idx);
+	}
+	KUNIT_EXPECT_EQ(test, rounds, c->rounds);
+	KUNIT_EXPECT_EQ(test, sim->s.green, 0U);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+}
+
+struct ddl_drr_big_case {
+	const char	*name;
+	u32		len[2];
+};
+
+static const struct ddl_drr_big_case ddl_drr_big_cases[] = {
+	{ "jumbo", { 1500, 9000 } },
+	{ "gso_64k", { 1500, 65536 } },
+	{ "gso_vs_small", { 64, 65536 } },
+	{ "two_gso", { 65536, 65536 } },
+};
+
+static void ddl_drr_big_desc(const struct ddl_drr_big_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_drr_big, ddl_drr_big_cases, ddl_drr_big_desc);
+
+/*
+ * Packets larger than the quantum (jumbo frames, GSO): DRR still shares
+ * bytes fairly, the shares never drift apart by more than a quantum and a
+ * packet of each.
+ */
+static void ddl_rotation_drr_big_packets_test(struct kunit *test)
+{
+	const struct ddl_drr_big_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 3);
+	const u64 bound = DDL_QUANTUM + c->len[0] + c->len[1];
+	u64 diff, worst = 0;
+	u32 k, idx;
+
+	sim->p.mode = TC_DDL_MODE_GREEN;
+	sim->p.slice_us = DDL_SLICE_MAX;
+	ddl_sim_green_idle(sim, 0);
+	sim->len[1] = c->len[0];
+	sim->len[2] = c->len[1];
+	ddl_sim_enqueue(sim, 1, DDL_T_LOTS);
+	ddl_sim_enqueue(sim, 2, DDL_T_LOTS);
+
+	for (k = 0; k < 5000; k++) {
+		sim->now += DDL_T_PKT_NS;
+		idx = ddl_sim_send(sim);
+		KUNIT_ASSERT_TRUE(test, idx == 1 || idx == 2);
+		diff = sim->bytes[1] > sim->bytes[2] ?
+		       sim->bytes[1] - sim->bytes[2] :
+		       sim->bytes[2] - sim->bytes[1];
+		worst = max(worst, diff);
+	}
+	KUNIT_EXPECT_LE_MSG(test, worst, bound,
+			    "bytes sent: job 1 %llu, job 2 %llu",
+			    sim->bytes[1], sim->bytes[2]);
+}
+
+struct ddl_static_case {
+	const char	*name;
+	u32		jobs;
+	u32		n;
+	u32		idx[3];
+	u32		pkts[3];
+	u32		late;		/* two packets after the first pick */
+	u32		nseq;
+	u32		seq[8];
+};
+
+static const struct ddl_static_case ddl_static_cases[] = {
+	{ "lowest_first", 8, 3, { 5, 2, 7 }, { 2, 3, 1 }, DDL_NONE,
+	  6, { 2, 2, 2, 5, 5, 7 } },
+	{ "lower_newcomer_goes_first", 8, 1, { 5 }, { 3 }, 1,
+	  5, { 5, 1, 1, 5, 5 } },
+	{ "higher_newcomer_waits", 8, 1, { 1 }, { 3 }, 6,
+	  5, { 1, 1, 1, 6, 6 } },
+	{ "jobs_4096_edges", 4096, 3, { 4095, 64, 63 }, { 1, 1, 1 }, 0,
+	  5, { 63, 0, 0, 64, 4095 } },
+	{ "one_job", 1, 1, { 0 }, { 3 }, DDL_NONE, 3, { 0, 0, 0 } },
+};
+
+static void ddl_static_desc(const struct ddl_static_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_static, ddl_static_cases, ddl_static_desc);
+
+/*
+ * Mode static: the lowest backlogged job is always green, across any
+ * number of slice ends; nothing rotates, nothing yields.
+ */
+static void ddl_rotation_static_test(struct kunit *test)
+{
+	const struct ddl_static_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, c->jobs);
+	u32 i, idx;
+
+	sim->p.mode = TC_DDL_MODE_STATIC;
+	sim->p.slice_us = DDL_SLICE_MIN;
+	sim->p.yield_us = 10;
+	for (i = 0; i < c->n; i++)
+		ddl_sim_enqueue(sim, c->idx[i], c->pkts[i]);
+
+	for (i = 0; i < c->nseq; i++) {
+		if (i == 1 && c->late != DDL_NONE)
+			ddl_sim_enqueue(sim, c->late, 2);
+		idx = ddl_sim_send(sim);
+		KUNIT_EXPECT_EQ_MSG(test, idx, c->seq[i], "packet %u", i);
+		KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+		KUNIT_EXPECT_EQ(test, sim->s.green, idx);
+		sim->now += 3 * DDL_SLICE_MIN * DDL_T_US / 2;
+	}
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.yields, 0ULL);
+}
+
+struct ddl_wc_case {
+	const char	*name;
+	u32		mode;
+	u32		jobs;
+	u32		green;		/* made green, then empty */
+	u32		n;
+	u32		act[2];		/* backlogged next, in this order */
+	bool		bg;		/* the background is backlogged too */
+	u32		want;
+	enum ddl_reason	reason;
+};
+
+static const struct ddl_wc_case ddl_wc_cases[] = {
+	{ "rotate_next_after_green", TC_DDL_MODE_ROTATE, 8, 2, 2, { 0, 5 },
+	  false, 5, DDL_R_YELLOW },
+	{ "rotate_wraps", TC_DDL_MODE_ROTATE, 8, 2, 2, { 1, 0 },
+	  false, 0, DDL_R_YELLOW },
+	{ "rotate_green_last", TC_DDL_MODE_ROTATE, 8, 7, 1, { 3 },
+	  false, 3, DDL_R_YELLOW },
+	{ "rotate_word_boundary", TC_DDL_MODE_ROTATE, 4096, 63, 2, { 62, 64 },
+	  false, 64, DDL_R_YELLOW },
+	{ "rotate_4096_wraps", TC_DDL_MODE_ROTATE, 4096, 4095, 2, { 4094, 0 },
+	  false, 0, DDL_R_YELLOW },
+	{ "rotate_job_before_background", TC_DDL_MODE_ROTATE, 8, 2, 1, { 6 },
+	  true, 6, DDL_R_YELLOW },
+	{ "rotate_background_last", TC_DDL_MODE_ROTATE, 8, 2, 0, {},
+	  true, DDL_T_BG, DDL_R_BACKGROUND },
+	{ "green_drr_head", TC_DDL_MODE_GREEN, 8, 2, 2, { 5, 1 },
+	  false, 5, DDL_R_YELLOW },
+	{ "green_drr_head_low", TC_DDL_MODE_GREEN, 8, 2, 2, { 1, 5 },
+	  false, 1, DDL_R_YELLOW },
+	{ "green_background_last", TC_DDL_MODE_GREEN, 8, 2, 0, {},
+	  true, DDL_T_BG, DDL_R_BACKGROUND },
+	{ "static_lowest_turns_green", TC_DDL_MODE_STATIC, 8, 2, 2, { 6, 4 },
+	  false, 4, DDL_R_GREEN },
+	{ "static_background_last", TC_DDL_MODE_STATIC, 8, 2, 0, {},
+	  true, DDL_T_BG, DDL_R_BACKGROUND },
+};
+
+static void ddl_wc_desc(const struct ddl_wc_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_wc, ddl_wc_cases, ddl_wc_desc);
+
+/* Work conservation: green has nothing to send, someone else sends. */
+static void ddl_rotation_work_conserving_test(struct kunit *test)
+{
+	const struct ddl_wc_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, c->jobs);
+	u32 i;
+
+	sim->p.mode = c->mode;
+	ddl_sim_green_idle(sim, c->green);
+	sim->now = 10 * DDL_T_US;
+	for (i = 0; i < c->n; i++)
+		ddl_sim_enqueue(sim, c->act[i], DDL_T_LOTS);
+	if (c->bg)
+		ddl_sim_enqueue(sim, DDL_BG(&sim->s), DDL_T_LOTS);
+
+	sim->now = 20 * DDL_T_US;
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), ddl_t_cls(sim, c->want));
+	KUNIT_EXPECT_EQ(test, sim->reason, c->reason);
+	if (c->reason != DDL_R_GREEN)
+		KUNIT_EXPECT_EQ(test, sim->s.green, c->green);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+}
+
+static struct kunit_case ddl_rotation_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_rotation_order_test, ddl_order_gen_params),
+	KUNIT_CASE_PARAM(ddl_rotation_all_jobs_test, ddl_all_jobs_gen_params),
+	KUNIT_CASE_PARAM(ddl_rotation_bm_next_test, ddl_bm_gen_params),
+	KUNIT_CASE(ddl_rotation_idle_green_expiry_test),
+	KUNIT_CASE(ddl_rotation_alone_renews_test),
+	KUNIT_CASE(ddl_rotation_all_idle_test),
+	KUNIT_CASE_PARAM(ddl_rotation_weight_test, ddl_weight_gen_params),
+	KUNIT_CASE_PARAM(ddl_rotation_set_weight_test, ddl_setw_gen_params),
+	KUNIT_CASE_PARAM(ddl_rotation_drr_test, ddl_drr_gen_params),
+	KUNIT_CASE_PARAM(ddl_rotation_drr_big_packets_test,
+			 ddl_drr_big_gen_params),
+	KUNIT_CASE_PARAM(ddl_rotation_static_test, ddl_static_gen_params),
+	KUNIT_CASE_PARAM(ddl_rotation_work_conserving_test,
+			 ddl_wc_gen_params),
+	{}
+};
+
+static struct kunit_suite ddl_rotation_test_suite = {
+	.name = "sch_ddl_rotation",
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
+	.test_cases = ddl_rotation_test_cases,
+};
+
+/* sch_ddl_yield */
+
+#define DDL_T_YSLICE_US	5000U
+
+struct ddl_yield_case {
+	const char	*name;
+	u32		mode;
+	u32		yield_us;
+	u32		hand_us;	/* job 2 green from this pick on */
+	u64		yields;
+	u64		rotations;
+};
+
+static const struct ddl_yield_case ddl_yield_cases[] = {
+	{ "yield_1ms", TC_DDL_MODE_ROTATE, 1000, 1000, 1, 0 },
+	{ "yield_100us", TC_DDL_MODE_ROTATE, 100, 100, 1, 0 },
+	{ "yield_10us_at_once", TC_DDL_MODE_ROTATE, 10, 10, 1, 0 },
+	{ "yield_just_before_slice_end", TC_DDL_MODE_ROTATE, 4990, 4990, 1, 0 },
+	{ "mode_green_yields", TC_DDL_MODE_GREEN, 1000, 1000, 1, 0 },
+	{ "yield_off_slice_end", TC_DDL_MODE_ROTATE, 0, DDL_T_YSLICE_US, 0, 1 },
+	{ "yield_after_slice_end", TC_DDL_MODE_ROTATE, 8000, DDL_T_YSLICE_US,
+	  0, 1 },
+	{ "static_never_yields", TC_DDL_MODE_STATIC, 1000, 10, 0, 0 },
+};
+
+static void ddl_yield_desc(const struct ddl_yield_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_yield, ddl_yield_cases, ddl_yield_desc);
+
+/*
+ * Green (job 0) runs empty at 0, job 2 is backlogged from 0 and served as
+ * yellow until green has been empty for yield_us: from that pick on, job 2
+ * is green, and the hand-over counts as a yield.
+ */
+static void ddl_yield_timing_test(struct kunit *test)
+{
+	const struct ddl_yield_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 4);
+	const u64 step = 10 * DDL_T_US, hand = c->hand_us * DDL_T_US;
+	u64 t;
+	u32 idx;
+
+	sim->p.mode = c->mode;
+	sim->p.slice_us = DDL_T_YSLICE_US;
+	sim->p.yield_us = c->yield_us;
+	ddl_sim_green_idle(sim, 0);
+	ddl_sim_enqueue(sim, 2, DDL_T_LOTS);
+
+	for (t = step; t <= hand + 5 * step; t += step) {
+		bool before = t < hand;
+
+		idx = ddl_sim_send_at(sim, t);
+		KUNIT_EXPECT_EQ_MSG(test, idx, 2U, "at %llu ns", t);
+		KUNIT_EXPECT_EQ_MSG(test, sim->reason,
+				    before ? DDL_R_YELLOW : DDL_R_GREEN,
+				    "at %llu ns", t);
+		KUNIT_EXPECT_EQ_MSG(test, sim->s.green, before ? 0U : 2U,
+				    "at %llu ns", t);
+		if (idx != 2 || sim->s.green != (before ? 0U : 2U))
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, sim->s.yields, c->yields);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[0].yields, c->yields);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[2].yields, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, c->rotations);
+}
+
+/* Green refilled before yield_us keeps green; the idle clock restarts. */
+static void ddl_yield_refill_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 4);
+
+	sim->p.slice_us = 20000;
+	sim->p.yield_us = 1000;
+	ddl_sim_green_idle(sim, 0);
+	ddl_sim_enqueue(sim, 2, DDL_T_LOTS);
+
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 500 * DDL_T_US), 2U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_YELLOW);
+	ddl_sim_enqueue(sim, 0, 1);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 600 * DDL_T_US), 0U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+
+	/* Empty again since 600 us: no yield at 1000 us, nor before 1600. */
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 1000 * DDL_T_US), 2U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_YELLOW);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 1600 * DDL_T_US - 1), 2U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_YELLOW);
+	KUNIT_EXPECT_EQ(test, sim->s.green, 0U);
+	KUNIT_EXPECT_EQ(test, sim->s.yields, 0ULL);
+
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 1600 * DDL_T_US), 2U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.green, 2U);
+	KUNIT_EXPECT_EQ(test, sim->s.yields, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[0].yields, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+}
+
+/* Green idle with no other job backlogged stays green. */
+static void ddl_yield_nobody_else_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 4);
+
+	sim->p.slice_us = 20000;
+	sim->p.yield_us = 1000;
+	sim->p.bgshare = 0;
+	ddl_sim_green_idle(sim, 0);
+	ddl_sim_enqueue(sim, DDL_BG(&sim->s), DDL_T_LOTS);
+
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 5 * DDL_T_MS),
+			DDL_BG(&sim->s));
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_BACKGROUND);
+	KUNIT_EXPECT_EQ(test, sim->s.green, 0U);
+	KUNIT_EXPECT_EQ(test, sim->s.yields, 0ULL);
+
+	sim->now = 5 * DDL_T_MS + 100 * DDL_T_US;
+	ddl_sim_enqueue(sim, 0, 1);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), 0U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[0].greens, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.yields, 0ULL);
+
+	/* Idle for 1.9 ms when job 1 arrives: it takes green at once. */
+	sim->now = 7 * DDL_T_MS;
+	ddl_sim_enqueue(sim, 1, DDL_T_LOTS);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), 1U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.yields, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+}
+
+static struct kunit_case ddl_yield_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_yield_timing_test, ddl_yield_gen_params),
+	KUNIT_CASE(ddl_yield_refill_test),
+	KUNIT_CASE(ddl_yield_nobody_else_test),
+	{}
+};
+
+static struct kunit_suite ddl_yield_test_suite = {
+	.name = "sch_ddl_yield",
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
+	.test_cases = ddl_yield_test_cases,
+};
+
+/* sch_ddl_guard */
+
+#define DDL_T_STARVED	4
+
+struct ddl_guard_case {
+	const char	*name;
+	u32		mode;
+	u32		jobs;
+	u32		maxwait_us;
+	u32		n;
+	u32		starved[DDL_T_STARVED];
+	u32		windows;
+};
+
+static const struct ddl_guard_case ddl_guard_cases[] = {
+	{ "static_one_job", TC_DDL_MODE_STATIC, 8, 1000, 1, { 7 }, 20 },
+	{ "static_job_and_background", TC_DDL_MODE_STATIC, 8, 1000, 2,
+	  { 7, DDL_T_BG }, 20 },
+	{ "static_background", TC_DDL_MODE_STATIC, 4, 2000, 1, { DDL_T_BG },
+	  10 },
+	{ "static_three_jobs_and_background", TC_DDL_MODE_STATIC, 8, 1000, 4,
+	  { 1, 4, 7, DDL_T_BG }, 20 },
+	{ "static_4096", TC_DDL_MODE_STATIC, 4096, 1000, 2,
+	  { 4095, DDL_T_BG }, 20 },
+	{ "static_maxwait_default", TC_DDL_MODE_STATIC, 4, DDL_MAXWAIT_DEFAULT,
+	  2, { 3, DDL_T_BG }, 3 },
+	{ "rotate_long_slice", TC_DDL_MODE_ROTATE, 8, 1000, 2,
+	  { 3, DDL_T_BG }, 20 },
+	{ "green_long_slice", TC_DDL_MODE_GREEN, 8, 1000, 2,
+	  { 3, DDL_T_BG }, 20 },
+};
+
+static void ddl_guard_desc(const struct ddl_guard_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_guard, ddl_guard_cases, ddl_guard_desc);
+
+/*
+ * Job 0 is always backlogged and always green; the starved classes are
+ * always backlogged too and are only ever served by the starvation guard:
+ * each at least once in every maxwait and a few packets.
+ */
+static void ddl_guard_bound_test(struct kunit *test)
+{
+	const struct ddl_guard_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, c->jobs);
+	const u64 maxwait = c->maxwait_us * DDL_T_US;
+	u64 last[DDL_T_STARVED] = {}, gap[DDL_T_STARVED] = {};
+	u64 served[DDL_T_STARVED] = {};
+	u64 bound, end, pkts, k, guards = 0, total = 0;
+	u32 cls[DDL_T_STARVED];
+	u32 i, idx;
+
+	KUNIT_ASSERT_LE(test, c->n, DDL_T_STARVED);
+	sim->p.mode = c->mode;
+	sim->p.slice_us = DDL_SLICE_MAX;
+	sim->p.maxwait_us = c->maxwait_us;
+	sim->p.bgshare = 0;
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	for (i = 0; i < c->n; i++) {
+		cls[i] = ddl_t_cls(sim, c->starved[i]);
+		ddl_sim_enqueue(sim, cls[i], DDL_T_LOTS);
+	}
+
+	end = c->windows * maxwait;
+	pkts = div64_u64(end, DDL_T_PKT_NS) + 1;
+	for (k = 0; k < pkts; k++, sim->now += DDL_T_PKT_NS) {
+		idx = ddl_sim_send(sim);
+		KUNIT_ASSERT_NE(test, idx, DDL_NONE);
+		if (sim->reason == DDL_R_GUARD)
+			guards++;
+		else
+			KUNIT_ASSERT_EQ(test, idx, 0U);
+		for (i = 0; i < c->n; i++) {
+			if (idx != cls[i])
+				continue;
+			gap[i] = max(gap[i], sim->now - last[i]);
+			last[i] = sim->now;
+			served[i]++;
+		}
+	}
+
+	bound = maxwait + (c->n + 1) * DDL_T_PKT_NS;
+	for (i = 0; i < c->n; i++) {
+		gap[i] = max(gap[i], sim->now - last[i]);
+		KUNIT_EXPECT_LE_MSG(test, gap[i], bound, "class %u", cls[i]);
+		KUNIT_EXPECT_GE_MSG(test, served[i], div64_u64(end, bound),
+				    "class %u", cls[i]);
+		KUNIT_EXPECT_EQ_MSG(test, sim->s.cls[cls[i]].guard_runs,
+				    served[i], "class %u", cls[i]);
+		total += served[i];
+	}
+	KUNIT_EXPECT_EQ(test, sim->s.cls[0].guard_runs, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.guard_runs, guards);
+	KUNIT_EXPECT_EQ(test, guards, total);
+	KUNIT_EXPECT_EQ(test, sim->s.bgshare_runs, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.green, 0U);
+}
+
+#define DDL_T_BGSHARE_PKTS	20000U
+
+struct ddl_bgshare_case {
+	const char	*name;
+	u32		bgshare;
+	u32		job_len;
+	u32		bg_len;
+	u32		maxwait_us;
+	u32		want_pct;	/* of all bytes, +- 2 */
+	enum ddl_reason	bg_reason;	/* of every background packet */
+};
+
+static const struct ddl_bgshare_case ddl_bgshare_cases[] = {
+	{ "share_20", 20, 1500, 1500, DDL_MAXWAIT_MAX, 20, DDL_R_BGSHARE },
+	{ "share_5", 5, 1500, 1500, DDL_MAXWAIT_MAX, 5, DDL_R_BGSHARE },
+	{ "share_1", 1, 1500, 1500, DDL_MAXWAIT_MAX, 1, DDL_R_BGSHARE },
+	{ "share_50", 50, 1500, 1500, DDL_MAXWAIT_MAX, 50, DDL_R_BGSHARE },
+	{ "share_20_small_background", 20, 1500, 64, DDL_MAXWAIT_MAX, 20,
+	  DDL_R_BGSHARE },
+	{ "share_20_small_job", 20, 64, 1500, DDL_MAXWAIT_MAX, 20,
+	  DDL_R_BGSHARE },
+	{ "share_10_gso_job", 10, 65536, 1500, DDL_MAXWAIT_MAX, 10,
+	  DDL_R_BGSHARE },
+	{ "share_0_guard_only", 0, 1500, 1500, 1000, 1, DDL_R_GUARD },
+	{ "share_0_nothing", 0, 1500, 1500, DDL_MAXWAIT_MAX, 0,
+	  DDL_R_GUARD },
+};
+
+static void ddl_bgshare_desc(const struct ddl_bgshare_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_bgshare, ddl_bgshare_cases, ddl_bgshare_desc);
+
+/* A saturating job and a saturating background: bgshare percent of bytes. */
+static void ddl_guard_bgshare_test(struct kunit *test)
+{
+	const struct ddl_bgshare_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	const u32 bg = DDL_BG(&sim->s);
+	u64 total, bp, shares = 0;
+	u32 k, idx;
+
+	sim->p.mode = TC_DDL_MODE_STATIC;
+	sim->p.bgshare = c->bgshare;
+	sim->p.maxwait_us = c->maxwait_us;
+	sim->len[0] = c->job_len;
+	sim->len[bg] = c->bg_len;
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	ddl_sim_enqueue(sim, bg, DDL_T_LOTS);
+
+	for (k = 0; k < DDL_T_BGSHARE_PKTS; k++) {
+		idx = ddl_sim_send(sim);
+		sim->now += DDL_T_PKT_NS;
+		if (sim->reason == DDL_R_BGSHARE)
+			shares++;
+		if (idx == 0) {
+			KUNIT_ASSERT_EQ(test, sim->reason, DDL_R_GREEN);
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, idx, bg);
+		KUNIT_ASSERT_EQ(test, sim->reason, c->bg_reason);
+	}
+
+	total = sim->bytes[0] + sim->bytes[bg];
+	bp = div64_u64(sim->bytes[bg] * 10000, total);
+	KUNIT_EXPECT_GE_MSG(test, bp + 200, c->want_pct * 100ULL,
+			    "background got %llu.%02llu %%", bp / 100,
+			    bp % 100);
+	KUNIT_EXPECT_LE_MSG(test, bp, c->want_pct * 100ULL + 200,
+			    "background got %llu.%02llu %%", bp / 100,
+			    bp % 100);
+	KUNIT_EXPECT_EQ(test, sim->s.bgshare_runs, shares);
+	if (!c->bgshare)
+		KUNIT_EXPECT_EQ(test, shares, 0ULL);
+	if (c->bg_reason == DDL_R_GUARD)
+		KUNIT_EXPECT_EQ(test, sim->s.guard_runs,
+				div64_u64(sim->bytes[bg], c->bg_len));
+}
+
+static struct kunit_case ddl_guard_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_guard_bound_test, ddl_guard_gen_params),
+	KUNIT_CASE_PARAM(ddl_guard_bgshare_test, ddl_bgshare_gen_params),
+	{}
+};
+
+static struct kunit_suite ddl_guard_test_suite = {
+	.name = "sch_ddl_guard",
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
+	.test_cases = ddl_guard_test_cases,
+};
+
+/* sch_ddl_key */
+
+enum ddl_key_op {
+	DDL_K_END,
+	DDL_K_KEY,	/* ddl_key_class(arg) at @ms gives @want */
+	DDL_K_BIND,	/* a filter points at class arg */
+	DDL_K_UNBIND,
+	DDL_K_ACT,	/* class arg becomes backlogged at @ms */
+	DDL_K_DEACT,	/* class arg runs empty at @ms */
+	DDL_K_MAPPED,	/* keys_mapped == arg */
+	DDL_K_OVERFLOW,	/* key_overflow == arg */
+	DDL_K_RECYCLED,	/* key_recycled == arg */
+};
+
+struct ddl_key_step {
+	enum ddl_key_op	op;
+	u32		arg;
+	u32		ms;
+	u32		want;
+};
+
+#define DDL_T_KEY_STEPS	16
+
+struct ddl_key_case {
+	const char		*name;
+	u32			jobs;
+	u32			keyttl_ms;
+	struct ddl_key_step	step[DDL_T_KEY_STEPS];
+};
+
+#define K_KEY(key, ms, want)	{ DDL_K_KEY, key, ms, want }
+#define K_BIND(idx)		{ DDL_K_BIND, idx, 0, 0 }
+#define K_UNBIND(idx)		{ DDL_K_UNBIND, idx, 0, 0 }
+#define K_ACT(idx, ms)		{ DDL_K_ACT, idx, ms, 0 }
+#define K_DEACT(idx, ms)	{ DDL_K_DEACT, idx, ms, 0 }
+#define K_MAPPED(n)		{ DDL_K_MAPPED, n, 0, 0 }
+#define K_OVERFLOW(n)		{ DDL_K_OVERFLOW, n, 0, 0 }
+#define K_RECYCLED(n)		{ DDL_K_RECYCLED, n, 0, 0 }
+
+static const struct ddl_key_case ddl_key_cases[] = {
+	{ "distinct_keys_lowest_first", 4, 1000, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 0, 2),
+		K_MAPPED(3), K_OVERFLOW(0) } },
+	{ "same_key_same_class", 4, 1000, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(10, 1, 0),
+		K_KEY(20, 2, 1), K_KEY(10, 5000, 0), K_MAPPED(2),
+		K_OVERFLOW(0), K_RECYCLED(0) } },
+	{ "exhaustion", 2, 1000, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 0, DDL_NONE),
+		K_KEY(30, 999, DDL_NONE), K_OVERFLOW(2), K_KEY(10, 999, 0),
+		K_KEY(20, 999, 1), K_MAPPED(2), K_RECYCLED(0) } },
+	{ "recycle_after_keyttl", 2, 1000, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 999, DDL_NONE),
+		K_KEY(30, 1000, 0), K_RECYCLED(1), K_KEY(30, 1000, 0),
+		K_KEY(10, 1000, 1), K_RECYCLED(2), K_KEY(20, 1000, DDL_NONE),
+		K_OVERFLOW(2), K_MAPPED(2) } },
+	{ "recycle_keyttl_0", 2, 0, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 0, 0),
+		K_KEY(40, 0, 1), K_RECYCLED(2), K_OVERFLOW(0), K_MAPPED(2) } },
+	{ "backlogged_not_recycled", 2, 1000, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_ACT(0, 0),
+		K_KEY(30, 5000, 1), K_ACT(1, 5000), K_KEY(40, 9000, DDL_NONE),
+		K_DEACT(0, 9000), K_KEY(40, 9999, DDL_NONE),
+		K_KEY(40, 10000, 0), K_KEY(10, 10000, DDL_NONE),
+		K_RECYCLED(2), K_OVERFLOW(3), K_MAPPED(2) } },
+	{ "longest_idle_first", 3, 1000, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 0, 2),
+		K_ACT(0, 1), K_DEACT(0, 2), K_KEY(40, 1001, 1),
+		K_KEY(50, 1001, 2), K_KEY(60, 1001, DDL_NONE),
+		K_KEY(60, 1002, 0), K_RECYCLED(3) } },
+	{ "bound_never_handed_out", 4, 0, {
+		K_BIND(0), K_BIND(2), K_KEY(10, 0, 1), K_KEY(20, 0, 3),
+		K_KEY(30, 0, 1), K_KEY(40, 0, 3), K_KEY(50, 0, 1),
+		K_MAPPED(2), K_RECYCLED(3) } },
+	{ "bind_unmaps_key", 4, 1000, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_BIND(0), K_MAPPED(2),
+		K_KEY(10, 0, 2), K_KEY(20, 0, 1), K_MAPPED(2) } },
+	{ "bind_unmaps_backlogged_key", 4, 0, {
+		K_KEY(10, 0, 0), K_ACT(0, 0), K_BIND(0), K_MAPPED(1),
+		K_DEACT(0, 1), K_KEY(20, 2, 1), K_KEY(30, 2, 2),
+		K_KEY(40, 2, 3), K_KEY(50, 2, 1), K_RECYCLED(1) } },
+	{ "unbind_frees_class", 2, 1000, {
+		K_BIND(0), K_KEY(10, 0, 1), K_KEY(20, 0, DDL_NONE),
+		K_UNBIND(0), K_KEY(20, 0, 0), K_MAPPED(2), K_OVERFLOW(1) } },
+	{ "unbind_lowest_first", 4, 1000, {
+		K_BIND(0), K_KEY(10, 0, 1), K_UNBIND(0), K_KEY(20, 0, 0),
+		K_KEY(30, 0, 2) } },
+	{ "bound_twice", 2, 1000, {
+		K_BIND(0), K_BIND(0), K_UNBIND(0), K_KEY(10, 0, 1),
+		K_KEY(20, 0, DDL_NONE), K_UNBIND(0), K_KEY(20, 0, 0) } },
+	{ "background_bind_ignored", 2, 1000, {
+		K_BIND(DDL_T_BG), K_KEY(10, 0, 0), K_UNBIND(DDL_T_BG),
+		K_KEY(20, 0, 1), K_MAPPED(2) } },
+};
+
+static void ddl_key_desc(const struct ddl_key_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_key, ddl_key_cases, ddl_key_desc);
+
+/* A script of key look-ups, filter binds and queue changes. */
+static void ddl_key_map_test(struct kunit *test)
+{
+	const struct ddl_key_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, c->jobs);
+	struct ddl_sched *s = &sim->s;
+	u32 i, idx;
+
+	sim->p.keyttl_ms = c->keyttl_ms;
+	for (i = 0; i < DDL_T_KEY_STEPS && c->step[i].op != DDL_K_END; i++) {
+		const struct ddl_key_step *st = &c->step[i];
+		u64 now = st->ms * DDL_T_MS;
+
+		idx = ddl_t_cls(sim, st->arg);
+		switch (st->op) {
+		case DDL_K_KEY:
+			idx = ddl_key_class(s, &sim->p, st->arg, now);
+			KUNIT_EXPECT_EQ_MSG(test, idx, st->want,
+					    "step %u: key %u at %u ms", i,
+					    st->arg, st->ms);
+			break;
+		case DDL_K_BIND:
+			ddl_bind(s, idx);
+			break;
+		case DDL_K_UNBIND:
+			ddl_unbind(s, idx);
+			break;
+		case DDL_K_ACT:
+			ddl_activate(s, idx, now);
+			break;
+		case DDL_K_DEACT:
+			ddl_deactivate(s, idx, now);
+			break;
+		case DDL_K_MAPPED:
+			KUNIT_EXPECT_EQ_MSG(test, s->keys_mapped, st->arg,
+					    "step %u", i);
+			break;
+		case DDL_K_OVERFLOW:
+			KUNIT_EXPECT_EQ_MSG(test, s->key_overflow, (u64)st->arg,
+					    "step %u", i);
+			break;
+		case DDL_K_RECYCLED:
+			KUNIT_EXPECT_EQ_MSG(test, s->key_recycled, (u64)st->arg,
+					    "step %u", i);
+			break;
+		default:
+			KUNIT_FAIL(test, "step %u: bad op %d", i, st->op);
+			return;
+		}
+	}
+	for (i = 0; i < c->jobs; i++)
+		if (s->cls[i].bound)
+			KUNIT_EXPECT_FALSE_MSG(test, s->cls[i].keyed,
+					       "bound class %u is keyed", i);
+}
+
+static const u32 ddl_key_jobs[] = { 1, 2, 3, 64, 100, 1024, 4096 };
+
+static void ddl_key_jobs_desc(const u32 *jobs, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "jobs_%u", *jobs);
+}
+
+KUNIT_ARRAY_PARAM(ddl_key_jobs, ddl_key_jobs, ddl_key_jobs_desc);
+
+static u32 ddl_t_key(u32 i)
+{
+	return (i + 1) * 65537;
+}
+
+/*
+ * Every class takes a key, in order; the hash finds each again; one key
+ * more overflows.  Any number of jobs from DDL_JOBS_MIN works.
+ */
+static void ddl_key_all_classes_test(struct kunit *test)
+{
+	const u32 jobs = *(const u32 *)test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, jobs);
+	struct ddl_sched *s = &sim->s;
+	u32 buckets = 1U << s->keyhash_bits;
+	u32 i, idx;
+
+	KUNIT_EXPECT_GE(test, buckets, jobs);
+	/* A key's bucket must lie in the table before it is looked up. */
+	for (i = 0; i <= jobs; i++)
+		KUNIT_ASSERT_LT_MSG(test, ddl_key_bucket(s, ddl_t_key(i)),
+				    buckets, "key %u, %u buckets",
+				    ddl_t_key(i), buckets);
+
+	for (i = 0; i < jobs; i++) {
+		idx = ddl_key_class(s, &sim->p, ddl_t_key(i), 0);
+		KUNIT_EXPECT_EQ_MSG(test, idx, i, "key %u", ddl_t_key(i));
+		if (idx != i)
+			return;
+	}
+	for (i = 0; i < jobs; i++) {
+		idx = ddl_key_class(s, &sim->p, ddl_t_key(i), DDL_T_MS);
+		KUNIT_EXPECT_EQ_MSG(test, idx, i, "key %u again",
+				    ddl_t_key(i));
+		if (idx != i)
+			return;
+	}
+	KUNIT_EXPECT_EQ(test, ddl_key_class(s, &sim->p, ddl_t_key(jobs), 0),
+			DDL_NONE);
+	KUNIT_EXPECT_EQ(test, s->keys_mapped, jobs);
+	KUNIT_EXPECT_EQ(test, s->key_overflow, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->key_recycled, 0ULL);
+}
+
+static struct kunit_case ddl_key_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_key_map_test, ddl_key_gen_params),
+	KUNIT_CASE_PARAM(ddl_key_all_classes_test, ddl_key_jobs_gen_params),
+	{}
+};
+
+static struct kunit_suite ddl_key_test_suite = {
+	.name = "sch_ddl_key",
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
+	.test_cases = ddl_key_test_cases,
+};
+
+/* sch_ddl_change */
+
+struct ddl_slice_case {
+	const char	*name;
+	u32		weight;		/* of job 0, green from 0 */
+	bool		renewed;	/* job 0 was alone at its slice end */
+	u32		old_us;
+	u32		new_us;
+	u32		at_us;
+	u32		end_us;		/* job 0's slice now ends */
+};
+
+static const struct ddl_slice_case ddl_slice_cases[] = {
+	{ "longer", 1, false, 1000, 3000, 500, 3000 },
+	{ "shorter", 1, false, 1000, 800, 500, 800 },
+	{ "shorter_end_passed", 1, false, 1000, 200, 500, 500 },
+	{ "weighted", 2, false, 1000, 3000, 500, 6000 },
+	{ "unchanged", 1, false, 1000, 1000, 500, 1000 },
+	{ "to_minimum", 1, false, 20000, DDL_SLICE_MIN, 50, 100 },
+	{ "longer_after_renewal", 1, true, 1000, 2000, 1500, 3000 },
+	{ "shorter_after_renewal", 1, true, 1000, 300, 1200, 1300 },
+};
+
+static void ddl_slice_desc(const struct ddl_slice_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_slice, ddl_slice_cases, ddl_slice_desc);
+
+/* A new slice length applies to the running slice, from its start. */
+static void ddl_change_slice_test(struct kunit *test)
+{
+	const struct ddl_slice_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	const u64 at = c->at_us * DDL_T_US, end = c->end_us * DDL_T_US;
+	const u64 turn = max(at, end), next_end = turn + c->new_us * DDL_T_US;
+	struct ddl_params old;
+
+	sim->p.slice_us = c->old_us;
+	ddl_set_weight(&sim->s, &sim->p, 0, c->weight);
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	KUNIT_ASSERT_EQ(test, ddl_sim_send(sim), 0U);
+	if (c->renewed) {
+		u64 t = (u64)c->weight * c->old_us * DDL_T_US;
+
+		KUNIT_ASSERT_EQ(test, ddl_sim_send_at(sim, t), 0U);
+		KUNIT_ASSERT_EQ(test, sim->s.rotations, 0ULL);
+	}
+	ddl_sim_enqueue(sim, 1, DDL_T_LOTS);
+
+	old = sim->p;
+	sim->p.slice_us = c->new_us;
+	sim->now = at;
+	ddl_reconfigure(&sim->s, &old, &sim->p, at);
+	if (end > at)
+		KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, end - 1), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, turn), 1U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 1ULL);
+	/* The next slice has the new length. */
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, next_end - 1), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, next_end), 0U);
+}
+
+struct ddl_keych_case {
+	const char	*name;
+	u32		new_key;
+	bool		bind2;		/* a filter points at class 2 */
+	u32		mapped;		/* keys_mapped after the change */
+	u32		want[3];	/* classes of three new keys */
+};
+
+static const struct ddl_keych_case ddl_keych_cases[] = {
+	{ "key_changed", TC_DDL_KEY_DPORT, false, 0, { 0, 1, 2 } },
+	{ "key_changed_bound_stays", TC_DDL_KEY_MARK, true, 0, { 0, 1, 3 } },
+	{ "key_to_none", TC_DDL_KEY_NONE, false, 0, { 0, 1, 2 } },
+	{ "key_unchanged", TC_DDL_KEY_SPORT, false, 3,
+	  { 3, DDL_NONE, DDL_NONE } },
+};
+
+static void ddl_keych_desc(const struct ddl_keych_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_keych, ddl_keych_cases, ddl_keych_desc);
+
+/*
+ * A new key releases every key mapping; the classes keep their packets and
+ * backlog.  Another change (here the slice) keeps the mappings.
+ */
+static void ddl_change_key_test(struct kunit *test)
+{
+	const struct ddl_keych_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 4);
+	struct ddl_sched *s = &sim->s;
+	const bool changed = c->new_key != sim->p.key;
+	const u32 keyed[3] = { 0, 1, c->bind2 ? 3 : 2 };
+	struct ddl_params old;
+	u32 i;
+
+	sim->p.keyttl_ms = 1000;
+	if (c->bind2)
+		ddl_bind(s, 2);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, ddl_key_class(s, &sim->p, 10 + 10 * i, 0),
+				keyed[i]);
+	ddl_sim_enqueue(sim, 1, 3);
+	KUNIT_ASSERT_EQ(test, s->keys_mapped, 3U);
+
+	old = sim->p;
+	sim->p.key = c->new_key;
+	if (!changed)
+		sim->p.slice_us = 2 * old.slice_us;
+	sim->now = DDL_T_MS;
+	ddl_reconfigure(s, &old, &sim->p, sim->now);
+
+	KUNIT_EXPECT_EQ(test, s->keys_mapped, c->mapped);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test, s->cls[keyed[i]].keyed, !changed,
+				    "class %u", keyed[i]);
+	KUNIT_EXPECT_TRUE(test, s->cls[1].backlogged);
+	KUNIT_EXPECT_EQ(test, ddl_bm_next(s, 0), 1U);
+	if (!changed)
+		KUNIT_EXPECT_EQ(test, ddl_key_class(s, &sim->p, 10, sim->now),
+				0U);
+
+	/* New keys, while class 1 still holds its packets. */
+	for (i = 0; i < 3; i++) {
+		u32 idx = ddl_key_class(s, &sim->p, 100 + i, sim->now);
+
+		KUNIT_EXPECT_EQ_MSG(test, idx, c->want[i], "new key %u",
+				    100 + i);
+	}
+	KUNIT_EXPECT_FALSE(test, s->cls[2].keyed && c->bind2);
+
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), 1U);
+		KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GREEN);
+	}
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
+}
+
+struct ddl_mode_case {
+	const char	*name;
+	u32		old_mode;
+	u32		new_mode;
+	u32		green;		/* green first */
+	bool		green_busy;	/* ... and keeps packets */
+	u32		n;
+	u32		act[2];		/* backlogged next, in this order */
+	u32		before;
+	enum ddl_reason	before_reason;
+	u32		after;
+	enum ddl_reason	after_reason;
+};
+
+static const struct ddl_mode_case ddl_mode_cases[] = {
+	{ "rotate_to_static", TC_DDL_MODE_ROTATE, TC_DDL_MODE_STATIC, 3, true,
+	  1, { 1 }, 3, DDL_R_GREEN, 1, DDL_R_GREEN },
+	{ "static_to_rotate", TC_DDL_MODE_STATIC, TC_DDL_MODE_ROTATE, 1, true,
+	  1, { 3 }, 1, DDL_R_GREEN, 1, DDL_R_GREEN },
+	{ "rotate_to_green", TC_DDL_MODE_ROTATE, TC_DDL_MODE_GREEN, 3, false,
+	  2, { 1, 5 }, 5, DDL_R_YELLOW, 1, DDL_R_YELLOW },
+	{ "green_to_rotate", TC_DDL_MODE_GREEN, TC_DDL_MODE_ROTATE, 3, false,
+	  2, { 1, 5 }, 1, DDL_R_YELLOW, 5, DDL_R_YELLOW },
+	{ "green_to_static", TC_DDL_MODE_GREEN, TC_DDL_MODE_STATIC, 3, false,
+	  2, { 5, 1 }, 5, DDL_R_YELLOW, 1, DDL_R_GREEN },
+};
+
+static void ddl_mode_desc(const struct ddl_mode_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_mode, ddl_mode_cases, ddl_mode_desc);
+
+/* A new mode takes over at the next pick. */
+static void ddl_change_mode_test(struct kunit *test)
+{
+	const struct ddl_mode_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 8);
+	struct ddl_params old;
+	u32 i;
+
+	sim->p.mode = c->old_mode;
+	ddl_sim_enqueue(sim, c->green, c->green_busy ? DDL_T_LOTS : 1);
+	KUNIT_ASSERT_EQ(test, ddl_sim_send(sim), c->green);
+	KUNIT_ASSERT_EQ(test, sim->s.green, c->green);
+	for (i = 0; i < c->n; i++)
+		ddl_sim_enqueue(sim, c->act[i], DDL_T_LOTS);
+
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 10 * DDL_T_US), c->before);
+	KUNIT_EXPECT_EQ(test, sim->reason, c->before_reason);
+	old = sim->p;
+	sim->p.mode = c->new_mode;
+	ddl_reconfigure(&sim->s, &old, &sim->p, 20 * DDL_T_US);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, 30 * DDL_T_US), c->after);
+	KUNIT_EXPECT_EQ(test, sim->reason, c->after_reason);
+	if (c->after_reason == DDL_R_GREEN)
+		KUNIT_EXPECT_EQ(test, sim->s.green, c->after);
+	else
+		KUNIT_EXPECT_EQ(test, sim->s.green, c->green);
+	KUNIT_EXPECT_EQ(test, sim->s.rotations, 0ULL);
+}
+
+struct ddl_bgch_case {
+	const char	*name;
+	u32		old_share;
+	u32		new_share;
+	bool		after_bg;	/* change after a background packet */
+	enum ddl_reason	next[5];	/* reasons of the next picks */
+};
+
+#define DDL_T_G	DDL_R_GREEN
+#define DDL_T_B	DDL_R_BGSHARE
+
+static const struct ddl_bgch_case ddl_bgch_cases[] = {
+	{ "changed_credit_dropped", 20, 10, false,
+	  { DDL_T_G, DDL_T_B, DDL_T_G, DDL_T_G, DDL_T_G } },
+	{ "unchanged_credit_kept", 20, 20, false,
+	  { DDL_T_B, DDL_T_G, DDL_T_G, DDL_T_G, DDL_T_G } },
+	{ "changed_debt_dropped", 20, 25, true,
+	  { DDL_T_G, DDL_T_B, DDL_T_G, DDL_T_G, DDL_T_G } },
+	{ "unchanged_debt_kept", 20, 20, true,
+	  { DDL_T_G, DDL_T_G, DDL_T_G, DDL_T_G, DDL_T_B } },
+	{ "to_zero", 20, 0, false,
+	  { DDL_T_G, DDL_T_G, DDL_T_G, DDL_T_G, DDL_T_G } },
+	{ "from_zero", 0, 20, false,
+	  { DDL_T_G, DDL_T_B, DDL_T_G, DDL_T_G, DDL_T_G } },
+};
+
+static void ddl_bgch_desc(const struct ddl_bgch_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ddl_bgch, ddl_bgch_cases, ddl_bgch_desc);
+
+/*
+ * A new bgshare starts from a clean slate: credit earned (or debt run up)
+ * under the old share is dropped.  Another change keeps it.
+ */
+static void ddl_change_bgshare_test(struct kunit *test)
+{
+	const struct ddl_bgch_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	const u32 bg = DDL_BG(&sim->s);
+	struct ddl_params old;
+	u32 i;
+
+	sim->p.mode = TC_DDL_MODE_STATIC;
+	sim->p.bgshare = c->old_share;
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	ddl_sim_enqueue(sim, bg, DDL_T_LOTS);
+	KUNIT_ASSERT_EQ(test, ddl_sim_send(sim), 0U);
+	if (c->after_bg) {
+		KUNIT_ASSERT_EQ(test, ddl_sim_send(sim), bg);
+		KUNIT_ASSERT_EQ(test, sim->reason, DDL_R_BGSHARE);
+	}
+
+	old = sim->p;
+	sim->p.bgshare = c->new_share;
+	if (c->new_share == c->old_share)
+		sim->p.slice_us = 2 * old.slice_us;
+	ddl_reconfigure(&sim->s, &old, &sim->p, sim->now);
+	for (i = 0; i < ARRAY_SIZE(c->next); i++) {
+		sim->now += DDL_T_PKT_NS;
+		KUNIT_EXPECT_EQ_MSG(test, ddl_sim_send(sim),
+				    c->next[i] == DDL_R_GREEN ? 0U : bg,
+				    "packet %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, sim->reason, c->next[i], "packet %u",
+				    i);
+	}
+}
+
+/* Reconfiguring an idle scheduler changes nothing but the parameters. */
+static void ddl_change_idle_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 4);
+	struct ddl_params old = sim->p;
+
+	sim->p.slice_us = DDL_SLICE_MIN;
+	sim->p.bgshare = DDL_BGSHARE_MAX;
+	sim->p.key = TC_DDL_KEY_MARK;
+	sim->p.mode = TC_DDL_MODE_GREEN;
+	ddl_reconfigure(&sim->s, &old, &sim->p, DDL_T_MS);
+	KUNIT_EXPECT_EQ(test, sim->s.green, DDL_NONE);
+	KUNIT_EXPECT_EQ(test, sim->s.keys_mapped, 0U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, ddl_key_class(&sim->s, &sim->p, 7, DDL_T_MS),
+			0U);
+}
+
+static struct kunit_case ddl_change_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_change_slice_test, ddl_slice_gen_params),
+	KUNIT_CASE_PARAM(ddl_change_key_test, ddl_keych_gen_params),
+	KUNIT_CASE_PARAM(ddl_change_mode_test, ddl_mode_gen_params),
+	KUNIT_CASE_PARAM(ddl_change_bgshare_test, ddl_bgch_gen_params),
+	KUNIT_CASE(ddl_change_idle_test),
+	{}
+};
+
+static struct kunit_suite ddl_change_test_suite = {
+	.name = "sch_ddl_change",
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
+	.test_cases = ddl_change_test_cases,
+};
+
+kunit_test_suites(&ddl_rotation_test_suite, &ddl_yield_test_suite,
+		  &ddl_guard_test_suite, &ddl_key_test_suite,
+		  &ddl_change_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for the sch_ddl scheduling decisions");

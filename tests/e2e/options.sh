@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every scheduling option: its default, a good change, a bad value refused
+# by tc and (through raw netlink) by the kernel with a clear message, and
+# the old configuration kept after every refusal.  Class weight likewise.
+. "$(dirname "$0")/../lib.sh"
+
+dummy_dev d0
+run "add with defaults" tc qdisc add dev d0 root handle 1: ddl
+opt() { qstat d0 1: "options.$1"; }
+raw() { python3 "$TESTS_DIR/nlraw.py" d0 opts "$@" 2>&1; }
+expect_eq "default jobs" "$(opt jobs)" 16
+expect_eq "default mode" "$(opt mode)" rotate
+expect_eq "default slice (us)" "$(opt slice)" 20000
+expect_eq "default yield (us)" "$(opt yield)" 1000
+expect_eq "default maxwait (us)" "$(opt maxwait)" 500000
+expect_eq "default bgshare" "$(opt bgshare)" 5
+expect_eq "default key" "$(opt key)" sport
+expect_eq "default keyttl (ms)" "$(opt keyttl)" 1000
+expect_eq "17 classes" "$(tc class show dev d0 | grep -c '^class ddl')" 17
+
+run "change everything but jobs" tc qdisc change dev d0 root handle 1: ddl \
+	limit 500 mode green slice 30ms yield 2ms maxwait 1s bgshare 10% \
+	key dscp keyttl 5s
+conf() {
+	echo "$(opt limit) $(opt mode) $(opt slice) $(opt yield) $(opt maxwait)" \
+		"$(opt bgshare) $(opt key) $(opt keyttl) $(opt jobs)"
+}
+want="500 green 30000 2000 1000000 10 dscp 5000 16"
+expect_eq "changed" "$(conf)" "$want"
+
+# tc refuses values outside the ranges before asking the kernel.
+for bad in "mode fast" "slice 50us" "slice 11s" "slice soon" "yield 11s" \
+	"maxwait 500us" "maxwait 61s" "bgshare 51" "bgshare -1" "key ip" \
+	"keyttl 3601s" "jobs 0" "jobs 4097"; do
+	expect_fail "tc refuses '$bad'" "Illegal \"${bad%% *}\"" \
+		tc qdisc change dev d0 root handle 1: ddl $bad
+done
+# The kernel checks the combination and what only it knows.
+expect_fail "yield >= slice refused" 'yield must be shorter than the slice' \
+	tc qdisc change dev d0 root handle 1: ddl yield 40ms
+expect_fail "maxwait < slice refused" 'maxwait must be at least one slice' \
+	tc qdisc change dev d0 root handle 1: ddl slice 2s
+expect_fail "jobs cannot change" 'number of jobs is fixed' \
+	tc qdisc change dev d0 root handle 1: ddl jobs 8
+expect_eq "config kept after tc refusals" "$(conf)" "$want"
+
+# The kernel refuses on its own (raw netlink, no plugin).
+expect_match "kernel: mode 3" "$(raw mode=3)" 'error -34: .*(out of range|max)'
+expect_match "kernel: slice 99" "$(raw slice=99)" 'error -34: integer out of range'
+expect_match "kernel: slice 10000001" "$(raw slice=10000001)" 'error -34'
+expect_match "kernel: yield 10000001" "$(raw yield=10000001)" 'error -34'
+expect_match "kernel: maxwait 999" "$(raw maxwait=999)" 'error -34'
+expect_match "kernel: bgshare 51" "$(raw bgshare=51)" 'error -34'
+expect_match "kernel: key 5" "$(raw key=5)" 'error -34'
+expect_match "kernel: keyttl 3600001" "$(raw keyttl=3600001)" 'error -34'
+expect_match "kernel: jobs 0" "$(raw jobs=0)" 'error -34'
+expect_match "kernel: jobs 4097" "$(raw jobs=4097)" 'error -34'
+expect_match "kernel: yield = slice" "$(raw yield=30000)" \
+	'error -22: .*yield must be shorter than the slice'
+expect_match "kernel: maxwait < slice" "$(raw maxwait=29999)" \
+	'error -22: .*maxwait must be at least one slice'
+expect_match "kernel: one bad attribute spoils the message" \
+	"$(raw limit=7 slice=99)" 'error -34'
+expect_eq "config kept after kernel refusals" "$(conf)" "$want"
+expect_match "raw change works" "$(raw limit=7 slice=40000)" 'ack 0'
+expect_eq "raw change applied" "$(opt limit) $(opt slice)" "7 40000"
+expect_match "yield 0 disables yielding" "$(raw yield=0)" 'ack 0'
+expect_match "tc prints yield 0" "$(tc qdisc show dev d0)" 'yield 0'
+
+# Class weight.
+cw() { cfield "$(cstats d0)" "1:$1" options.weight; }
+expect_eq "default weight" "$(cw 3)" 1
+run "weight 4" tc class change dev d0 parent 1: classid 1:3 ddl weight 4
+expect_eq "weight changed" "$(cw 3)" 4
+expect_fail "tc refuses weight 0" 'Illegal "weight"' \
+	tc class change dev d0 parent 1: classid 1:3 ddl weight 0
+expect_fail "tc refuses weight 257" 'Illegal "weight"' \
+	tc class change dev d0 parent 1: classid 1:3 ddl weight 257
+expect_match "kernel refuses weight 0" \
+	"$(python3 "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=0 2>&1)" 'error -34'
+expect_match "kernel refuses weight 257" \
+	"$(python3 "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=257 2>&1)" 'error -34'
+expect_fail "background has no weight" 'background class is never green' \
+	tc class change dev d0 parent 1: classid 1:ffff ddl weight 2
+expect_fail "no new classes" 'classes are fixed' \
+	tc class add dev d0 parent 1: classid 1:99 ddl weight 2
+expect_eq "weight kept" "$(cw 3)" 4
+
+# jobs at the edges
+dummy_dev d1
+run "jobs 1" tc qdisc add dev d1 root handle 2: ddl jobs 1
+expect_eq "jobs 1: two classes" "$(tc class show dev d1 | grep -c '^class ddl')" 2
+run "replace with jobs 4096" tc qdisc replace dev d1 root handle 3: ddl jobs 4096
+expect_eq "4097 classes" "$(tc class show dev d1 | grep -c '^class ddl')" 4097
+run "delete" tc qdisc del dev d1 root
+
+done_testing

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Bounded starvation and the background share, under a tbf on veth.
+#  - static order, one saturating top job: the starvation guard serves the
+#    lower job and the background at least every maxwait (+ margin for the
+#    emulator's timing); guard_runs counts it.
+#  - bgshare 20 with two saturating jobs: the background gets ~20 %;
+#    bgshare 0 (guard out of reach): it gets next to nothing.
+. "$(dirname "$0")/../lib.sh"
+
+T=$(mktemp -d)
+A=(ip netns exec ddl-a)
+B=(ip netns exec ddl-b)
+PORTS=9001,9002,9100
+if [ "$DDL_DEBUG_KERNEL" = 1 ]; then
+	rate=1mbit secs=12
+else
+	rate=4mbit secs=7
+fi
+netns_pair
+
+# scenario DDL-ARGS...: jobs 1 and 2 (sports 5001, 5002) and background
+# traffic (sport 6000, put in 10:ffff by a u32 filter) all saturate.
+scenario() {
+	"${A[@]}" tc qdisc del dev a0 root 2>/dev/null
+	"${A[@]}" tc qdisc add dev a0 root handle 1: tbf rate $rate burst 4000 \
+		limit 4000000
+	run "ddl $*" "${A[@]}" tc qdisc add dev a0 parent 1:1 handle 10: ddl "$@"
+	run "background filter" "${A[@]}" tc filter add dev a0 parent 10: \
+		protocol ip prio 1 u32 match ip sport 6000 0xffff flowid 10:ffff
+	start_sink "$T/sink.json" $PORTS $(( secs + 90 )) || return 1
+	sink=$SINK
+	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9001 5001 \
+		"$secs" 1000 >/dev/null &
+	sleep 0.3
+	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9002 5002 \
+		"$secs" 1000 >/dev/null &
+	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9100 6000 \
+		"$secs" 1000 >/dev/null &
+	sleep $(( secs - 1 ))
+	"${A[@]}" tc -s -j qdisc show dev a0 >"$T/q.json"
+	cstats -n ddl-a a0 >"$T/c.json"
+	wait $sink
+}
+qf() { python3 "$TESTS_DIR/tcjson.py" 10: "$1" <"$T/q.json"; }
+cf() { python3 "$TESTS_DIR/tcjson.py" "$1" "$2" <"$T/c.json"; }
+check() { python3 "$TESTS_DIR/rotation_check.py" "$@" || _failed=1; }
+
+# The bound: maxwait + (jobs + 1) packet times; 1 ms per 1000 B at 8 Mbit/s.
+# The receiver adds scheduling noise of the emulator: 400 ms of margin.
+scenario mode static jobs 2 slice 100ms yield 0 maxwait 300ms bgshare 0
+expect_ge "guard_runs counted" "$(qf guard_runs)" 8
+expect_ge "10:2 served by the guard" "$(cf 10:2 guard_runs)" 4
+expect_ge "10:ffff served by the guard" "$(cf 10:ffff guard_runs)" 4
+expect_eq "static: no rotations" "$(qf rotations)" 0
+check sink-gap "$T/sink.json" 9002 700
+check sink-gap "$T/sink.json" 9100 700
+check sink-share-of "$T/sink.json" 9001 $PORTS 0.8 1.0
+
+scenario jobs 2 slice 200ms yield 0 maxwait 30s bgshare 20
+expect_ge "bgshare_runs counted" "$(qf bgshare_runs)" 10
+# All senders run from ~1.5 s to secs + 1 s after the sink started.
+win="2000 $(( secs * 1000 ))"
+check sink-share-of "$T/sink.json" 9100 $PORTS 0.15 0.30 $win
+
+scenario jobs 2 slice 200ms yield 0 maxwait 30s bgshare 0
+expect_eq "bgshare 0: no bgshare runs" "$(qf bgshare_runs)" 0
+check sink-share-of "$T/sink.json" 9100 $PORTS 0.0 0.01 $win
+
+rm -rf "$T"
+done_testing
