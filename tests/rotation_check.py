@@ -19,7 +19,9 @@ tests/lib.sh) and exits 1 if any failed.
         the longest gap between two arrivals on PORT is at most MAX_MS
   rotation_check.py sink-share-of SINK PORT ALLPORTS MIN MAX [FROM TO]
         PORT's share of all bytes received on ALLPORTS (between FROM and
-        TO ms after the sink started) lies in [MIN, MAX]
+        TO ms after the sink started; FROM auto:PORTS:MS means the MS ms
+        from 1 s after the last of PORTS began to arrive) lies in
+        [MIN, MAX]
 """
 import json
 import statistics
@@ -174,8 +176,20 @@ def main():
     elif cmd == "sink-gap":
         sink_gap(a[0], int(a[1]), float(a[2]))
     elif cmd == "sink-share-of":
+        if len(a) > 5 and not a[5].startswith("auto:"):
+            win = [float(x) for x in a[5:7]]
+        elif len(a) > 5:
+            # auto:PORTS:MS: from 1 s after the last of PORTS began to
+            # arrive, for MS
+            _, ps, dur = a[5].split(":")
+            sink = load_sink(a[0])
+            t0 = max(sink["ports"][p]["first"] or 0
+                     for p in ps.split(",")) + 1000
+            win = [t0, t0 + float(dur)]
+        else:
+            win = []
         sink_share_of(a[0], int(a[1]), ports_arg(a[2]), float(a[3]),
-                      float(a[4]), *[float(x) for x in a[5:7]])
+                      float(a[4]), *win)
     else:
         sys.exit("unknown check " + cmd)
     sys.exit(1 if failed else 0)
