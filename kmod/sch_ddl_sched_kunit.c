@@ -179,12 +179,7 @@ static const struct ddl_order_case ddl_order_cases[] = {
 	  5, { 0, 2, 0, 2, 0 } },
 };
 
-static void ddl_order_desc(const struct ddl_order_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_order, ddl_order_cases, ddl_order_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_order, ddl_order_cases, name);
 
 /*
  * Every job backlogged for good: green moves at each slice end, exactly at
@@ -293,12 +288,7 @@ static const struct ddl_bm_case ddl_bm_cases[] = {
 	{ "background_not_a_job", 4, 1, { DDL_T_BG }, 0, {}, 0, DDL_NONE },
 };
 
-static void ddl_bm_desc(const struct ddl_bm_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_bm, ddl_bm_cases, ddl_bm_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_bm, ddl_bm_cases, name);
 
 /* The job's bit in the backlogged bitmap and in its summary word. */
 static bool ddl_t_bm_bit(const struct ddl_sched *s, u32 idx)
@@ -446,12 +436,7 @@ static const struct ddl_weight_case ddl_weight_cases[] = {
 	{ "max_weight", 100, 2, { DDL_WEIGHT_MAX, 1 }, 2 },
 };
 
-static void ddl_weight_desc(const struct ddl_weight_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_weight, ddl_weight_cases, ddl_weight_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_weight, ddl_weight_cases, name);
 
 /* A job of weight w stays green w slices: green time scales with weight. */
 static void ddl_rotation_weight_test(struct kunit *test)
@@ -505,12 +490,7 @@ static const struct ddl_setw_case ddl_setw_cases[] = {
 	{ "green_after_renewal_lower", 2, true, 2500, 0, 1, 3000, 4000 },
 };
 
-static void ddl_setw_desc(const struct ddl_setw_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_setw, ddl_setw_cases, ddl_setw_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_setw, ddl_setw_cases, name);
 
 /*
  * ddl_set_weight() on the green job recomputes its running slice from the
@@ -568,12 +548,7 @@ static const struct ddl_drr_case ddl_drr_cases[] = {
 	{ "weighted_small_packets", 2, { 64, 64 }, { 1, 2 }, 20 },
 };
 
-static void ddl_drr_desc(const struct ddl_drr_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_drr, ddl_drr_cases, ddl_drr_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_drr, ddl_drr_cases, name);
 
 /*
  * Mode green, green idle: the backlogged yellow jobs share bytes by DRR.
@@ -648,12 +623,7 @@ static const struct ddl_drr_big_case ddl_drr_big_cases[] = {
 	{ "two_gso", { 65536, 65536 } },
 };
 
-static void ddl_drr_big_desc(const struct ddl_drr_big_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_drr_big, ddl_drr_big_cases, ddl_drr_big_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_drr_big, ddl_drr_big_cases, name);
 
 /*
  * Packets larger than the quantum (jumbo frames, GSO): DRR still shares
@@ -713,12 +683,7 @@ static const struct ddl_static_case ddl_static_cases[] = {
 	{ "one_job", 1, 1, { 0 }, { 3 }, DDL_NONE, 3, { 0, 0, 0 } },
 };
 
-static void ddl_static_desc(const struct ddl_static_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_static, ddl_static_cases, ddl_static_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_static, ddl_static_cases, name);
 
 /*
  * Mode static: the lowest backlogged job is always green, across any
@@ -789,12 +754,7 @@ static const struct ddl_wc_case ddl_wc_cases[] = {
 	  true, DDL_T_BG, DDL_R_BACKGROUND },
 };
 
-static void ddl_wc_desc(const struct ddl_wc_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_wc, ddl_wc_cases, ddl_wc_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_wc, ddl_wc_cases, name);
 
 /* Work conservation: green has nothing to send, someone else sends. */
 static void ddl_rotation_work_conserving_test(struct kunit *test)
@@ -869,12 +829,7 @@ static const struct ddl_yield_case ddl_yield_cases[] = {
 	{ "static_never_yields", TC_DDL_MODE_STATIC, 1000, 10, 0, 0 },
 };
 
-static void ddl_yield_desc(const struct ddl_yield_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_yield, ddl_yield_cases, ddl_yield_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_yield, ddl_yield_cases, name);
 
 /*
  * Green (job 0) runs empty at 0, job 2 is backlogged from 0 and served as
@@ -1025,12 +980,7 @@ static const struct ddl_guard_case ddl_guard_cases[] = {
 	  { 3, DDL_T_BG }, 20 },
 };
 
-static void ddl_guard_desc(const struct ddl_guard_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_guard, ddl_guard_cases, ddl_guard_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_guard, ddl_guard_cases, name);
 
 /*
  * Job 0 is always backlogged and always green; the starved classes are
@@ -1122,12 +1072,7 @@ static const struct ddl_bgshare_case ddl_bgshare_cases[] = {
 	  DDL_R_GUARD },
 };
 
-static void ddl_bgshare_desc(const struct ddl_bgshare_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_bgshare, ddl_bgshare_cases, ddl_bgshare_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_bgshare, ddl_bgshare_cases, name);
 
 /* A saturating job and a saturating background: bgshare percent of bytes. */
 static void ddl_guard_bgshare_test(struct kunit *test)
@@ -1283,12 +1228,7 @@ static const struct ddl_key_case ddl_key_cases[] = {
 		K_KEY(20, 0, 1), K_MAPPED(2) } },
 };
 
-static void ddl_key_desc(const struct ddl_key_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_key, ddl_key_cases, ddl_key_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_key, ddl_key_cases, name);
 
 /* A script of key look-ups, filter binds and queue changes. */
 static void ddl_key_map_test(struct kunit *test)
@@ -1435,12 +1375,7 @@ static const struct ddl_slice_case ddl_slice_cases[] = {
 	{ "shorter_after_renewal", 1, true, 1000, 300, 1200, 1300 },
 };
 
-static void ddl_slice_desc(const struct ddl_slice_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_slice, ddl_slice_cases, ddl_slice_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_slice, ddl_slice_cases, name);
 
 /* A new slice length applies to the running slice, from its start. */
 static void ddl_change_slice_test(struct kunit *test)
@@ -1493,12 +1428,7 @@ static const struct ddl_keych_case ddl_keych_cases[] = {
 	  { 3, DDL_NONE, DDL_NONE } },
 };
 
-static void ddl_keych_desc(const struct ddl_keych_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_keych, ddl_keych_cases, ddl_keych_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_keych, ddl_keych_cases, name);
 
 /*
  * A new key releases every key mapping; the classes keep their packets and
@@ -1583,12 +1513,7 @@ static const struct ddl_mode_case ddl_mode_cases[] = {
 	  2, { 5, 1 }, 5, DDL_R_YELLOW, 1, DDL_R_GREEN },
 };
 
-static void ddl_mode_desc(const struct ddl_mode_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_mode, ddl_mode_cases, ddl_mode_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_mode, ddl_mode_cases, name);
 
 /* A new mode takes over at the next pick. */
 static void ddl_change_mode_test(struct kunit *test)
@@ -1645,12 +1570,7 @@ static const struct ddl_bgch_case ddl_bgch_cases[] = {
 	  { DDL_T_G, DDL_T_B, DDL_T_G, DDL_T_G, DDL_T_G } },
 };
 
-static void ddl_bgch_desc(const struct ddl_bgch_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ddl_bgch, ddl_bgch_cases, ddl_bgch_desc);
+KUNIT_ARRAY_PARAM_DESC(ddl_bgch, ddl_bgch_cases, name);
 
 /*
  * A new bgshare starts from a clean slate: credit earned (or debt run up)
