@@ -5,6 +5,7 @@
 #   make install        install the module (and run depmod) and the tc plugin
 #   make check          everything a submission must pass (README: "Testing")
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
+#   make bench-pace     shaping accuracy with pktgen (scripts/bench-pace)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
@@ -37,4 +38,7 @@ check:
 vm:
 	scripts/vm-run $(CMD)
 
-.PHONY: all modules modules_install tc install clean check vm
+bench-pace:
+	scripts/bench-pace
+
+.PHONY: all modules modules_install tc install clean check vm bench-pace

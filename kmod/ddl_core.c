@@ -13,6 +13,7 @@
 #include <linux/bug.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
 
@@ -20,6 +21,8 @@
 
 #define NSEC_PER_USEC_U64	1000ULL
 #define NSEC_PER_MSEC_U64	1000000ULL
+#define NSEC_PER_SEC_U64	1000000000ULL
+#define USEC_PER_SEC_U64	1000000ULL
 
 /* Largest background credit, bytes times percent: one 64 KiB GSO packet. */
 #define DDL_BG_CREDIT_MAX	(65536LL * 100)
@@ -41,6 +44,49 @@ void ddl_params_init(struct ddl_params *p)
 	p->bgshare = DDL_BGSHARE_DEFAULT;
 	p->key = TC_DDL_KEY_SPORT;
 	p->keyttl_ms = DDL_KEYTTL_DEFAULT;
+	p->rate = 0;
+	p->burst = 0;
+	p->target = 0;
+	p->target_us = 0;
+	p->interval_us = DDL_INTERVAL_DEFAULT;
+	p->ecn = 1;
+	p->lead_us = 0;
+	p->maxperiod_us = DDL_MAXPERIOD_DEFAULT;
+	ddl_params_derive(p);
+}
+
+/**
+ * ddl_params_derive() - compute the derived fields of a configuration
+ * @p: configuration; @rate at most DDL_RATE_MAX, @target_us at most
+ *     DDL_TARGET_TIME_MAX
+ *
+ * @p->burst_ns is the burst as time at the rate: @p->burst bytes, or with
+ * @p->burst 0, DDL_BURST_AUTO_US but at least DDL_BURST_MIN_AUTO bytes.
+ * @p->target_bytes is @p->target, or @p->target_us at the rate.  Without a
+ * rate both are 0, except a target in bytes.  No overflow: 1e13 us*bytes/s
+ * and 2^26 bytes * 1e9 stay far below 2^64.
+ *
+ * Context: any.
+ */
+void ddl_params_derive(struct ddl_params *p)
+{
+	u64 burst;
+
+	p->burst_ns = 0;
+	p->target_bytes = p->target;
+	if (!p->rate)
+		return;
+
+	if (p->target_us)
+		p->target_bytes = div64_u64(p->target_us * p->rate,
+					    USEC_PER_SEC_U64);
+	if (p->burst) {
+		burst = p->burst;
+	} else {
+		burst = div64_u64(DDL_BURST_AUTO_US * p->rate, USEC_PER_SEC_U64);
+		burst = max_t(u64, burst, DDL_BURST_MIN_AUTO);
+	}
+	p->burst_ns = div64_u64(burst * NSEC_PER_SEC_U64, p->rate);
 }
 
 /**
@@ -179,6 +225,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	INIT_LIST_HEAD(&s->waiters);
 	INIT_LIST_HEAD(&s->rr);
 	INIT_LIST_HEAD(&s->idle);
+	INIT_LIST_HEAD(&s->periodic);
+	s->lead_job = DDL_NONE;
 
 	/* hash_32() needs at least one bit. */
 	buckets = max_t(u32, roundup_pow_of_two(jobs), 2);
@@ -196,6 +244,7 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 		INIT_LIST_HEAD(&c->rr_node);
 		INIT_HLIST_NODE(&c->key_node);
 		INIT_LIST_HEAD(&c->idle_node);
+		INIT_LIST_HEAD(&c->periodic_node);
 		c->weight = DDL_WEIGHT_DEFAULT;
 	}
 	return 0;
@@ -391,7 +440,8 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
  * @len: packet length, bytes (qdisc_pkt_len)
  * @now: current time, ns
  *
- * Call before ddl_deactivate() if the packet emptied the class.
+ * Call before ddl_deactivate() if the packet emptied the class.  With a
+ * rate, this moves the earliest departure time of the next packet.
  *
  * Context: under the qdisc lock.  Constant time.
  */
@@ -403,6 +453,18 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 
 	c->wait_since = now;
 	list_move_tail(&c->wait_node, &s->waiters);
+	c->cur_bytes += len;
+
+	if (p->rate) {
+		if (s->throttled_since) {
+			s->throttled_ns += now - s->throttled_since;
+			s->throttled_since = 0;
+			s->paced_pkts++;
+			s->paced_bytes += len;
+		}
+		s->pace_next = ddl_edt_next(s->pace_next, &s->pace_rem, now,
+					    len, p->rate, p->burst_ns);
+	}
 
 	if (idx == s->green)
 		c->bytes_green += len;
@@ -488,6 +550,7 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 
 	ddl_bm_clear(s, idx);
 	list_del_init(&c->rr_node);
+	c->empty_since = now;
 	if (idx == s->green)
 		s->green_empty_since = now;
 	if (c->keyed) {
@@ -616,6 +679,350 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 			       (u64)p->slice_us * NSEC_PER_USEC_U64 * weight;
 }
 
+/* Shaping */
+
+/**
+ * ddl_edt_next() - earliest departure time after sending a packet
+ * @t_next: earliest departure time of the packet just sent, ns
+ * @rem: remainder carried between calls, < @rate; updated
+ * @now: current time, ns
+ * @len: bytes of the packet just sent (qdisc_pkt_len)
+ * @rate: bytes per second, 1 .. DDL_RATE_MAX
+ * @burst_ns: credit an idle link may accumulate, ns
+ *
+ * Earliest-departure-time pacing: a packet of @len bytes occupies
+ * @len / @rate seconds of the link, counted from the later of @t_next and
+ * @now - @burst_ns.  After an idle period at most @burst_ns worth of bytes
+ * plus one packet therefore leave back to back; in any interval of length T
+ * at most @rate * T + burst + one packet leave.  The division remainder is
+ * carried in @rem so that the rate has no truncation bias.
+ *
+ * No overflow: @len * 1e9 + @rem < 2^32 * 1e9 + 2^37 < 2^64.
+ *
+ * Context: any; pure.
+ * Return: earliest departure time of the next packet, ns.
+ */
+u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
+		 u64 burst_ns)
+{
+	u64 base = t_next, num;
+
+	if (now > burst_ns && base < now - burst_ns) {
+		base = now - burst_ns;
+		*rem = 0;
+	}
+	num = (u64)len * NSEC_PER_SEC_U64 + *rem;
+	return base + div64_u64_rem(num, rate, rem);
+}
+
+/**
+ * ddl_pace_hold() - whether the shaper holds the queue back at @now
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * When it does, the caller sends nothing and arms a timer for
+ * @s->pace_next; the time held back is accounted until the next
+ * ddl_served().
+ *
+ * Context: under the qdisc lock, with packets queued.
+ * Return: true if no packet may leave before @s->pace_next.
+ */
+bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+{
+	if (!p->rate || now >= s->pace_next)
+		return false;
+	if (!s->throttled_since) {
+		s->throttled_since = now;
+		s->throttles++;
+	}
+	return true;
+}
+
+/**
+ * ddl_pace_release() - the queue was emptied while the shaper held it
+ * @s: scheduler
+ * @now: current time, ns
+ *
+ * Ends the time held back without a packet sent (reset, purge).
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_pace_release(struct ddl_sched *s, u64 now)
+{
+	if (s->throttled_since) {
+		s->throttled_ns += now - s->throttled_since;
+		s->throttled_since = 0;
+	}
+}
+
+/* Burst prediction */
+
+/**
+ * ddl_ewma() - one step of the predictor's moving average
+ * @avg: average so far
+ * @sample: new sample
+ *
+ * avg + (sample - avg) / 2^DDL_EWMA_SHIFT, rounded toward @avg, in
+ * unsigned arithmetic: no overflow for any u64 inputs.
+ *
+ * Context: any; pure.
+ * Return: the new average.
+ */
+u64 ddl_ewma(u64 avg, u64 sample)
+{
+	if (sample >= avg)
+		return avg + ((sample - avg) >> DDL_EWMA_SHIFT);
+	return avg - ((avg - sample) >> DDL_EWMA_SHIFT);
+}
+
+/* Close the armed lead window (if any), adding its open time. */
+static void ddl_disarm(struct ddl_sched *s, u64 now)
+{
+	if (s->lead_active && now > s->lead_open)
+		s->lead_ns += min(now, s->lead_close) - s->lead_open;
+	s->lead_job = DDL_NONE;
+	s->lead_active = false;
+}
+
+/*
+ * Arm the lead window of the periodic job whose next burst is predicted
+ * first and whose window has not passed.  O(periodic jobs), once per burst
+ * or window, never per packet otherwise.
+ */
+static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+{
+	u64 lead = (u64)p->lead_us * NSEC_PER_USEC_U64, next, best = U64_MAX;
+	struct ddl_cls *c;
+	u32 job = DDL_NONE;
+
+	if (!lead || !p->target_bytes)
+		return;
+	list_for_each_entry(c, &s->periodic, periodic_node) {
+		/* A window longer than the gap between bursts throttles forever. */
+		if (c->period <= 2 * lead)
+			continue;
+		next = c->last_burst + c->period;
+		if (next + lead <= now || next >= best)
+			continue;
+		best = next;
+		job = c - s->cls;
+	}
+	if (job == DDL_NONE)
+		return;
+	s->lead_job = job;
+	/* A window armed late opens now: lead_ns counts real window time. */
+	s->lead_open = max(best > lead ? best - lead : 0, now);
+	s->lead_close = best + lead;
+	s->lead_active = false;
+}
+
+/**
+ * ddl_window() - open or time out the armed lead window
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * A window opens lead_us before a job's predicted burst and closes when
+ * the burst begins (a hit, see ddl_burst_start()) or lead_us after the
+ * predicted time (a miss).  So a window lasts at most 2 * lead_us, and a
+ * job's windows are at least one learned period apart: a misprediction
+ * costs one bounded window, then service is back to normal.
+ *
+ * Context: under the qdisc lock.  Constant time except when a window
+ * closes (then O(periodic jobs)).
+ */
+void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+{
+	struct ddl_cls *c;
+
+	if (s->lead_job == DDL_NONE)
+		return;
+	if (now >= s->lead_close) {
+		c = &s->cls[s->lead_job];
+		if (!s->lead_active)
+			s->leads++;
+		s->lead_active = true;
+		s->pred_misses++;
+		c->pred_misses++;
+		ddl_disarm(s, now);
+		ddl_rearm(s, p, now);
+		if (s->lead_job == DDL_NONE || now < s->lead_open)
+			return;
+	}
+	if (!s->lead_active && now >= s->lead_open) {
+		s->lead_active = true;
+		s->leads++;
+	}
+}
+
+/**
+ * ddl_lead_job() - the job a lead window is open for
+ * @s: scheduler
+ *
+ * Context: under the qdisc lock, after ddl_window().
+ * Return: job index, or DDL_NONE if no window is open.
+ */
+u32 ddl_lead_job(const struct ddl_sched *s)
+{
+	return s->lead_active ? s->lead_job : DDL_NONE;
+}
+
+/**
+ * ddl_lead_ns() - time spent in lead windows up to @now
+ * @s: scheduler
+ * @now: current time, ns
+ *
+ * Context: under the qdisc lock.
+ * Return: nanoseconds.
+ */
+u64 ddl_lead_ns(const struct ddl_sched *s, u64 now)
+{
+	u64 ns = s->lead_ns;
+
+	if (s->lead_active && now > s->lead_open)
+		ns += min(now, s->lead_close) - s->lead_open;
+	return ns;
+}
+
+/* Learn from one burst interval of @c and the bytes of the burst before. */
+static void ddl_learn(struct ddl_sched *s, const struct ddl_params *p,
+		      struct ddl_cls *c, u64 interval, u64 bytes)
+{
+	u64 dev;
+
+	dev = interval > c->period ? interval - c->period :
+				     c->period - interval;
+	if (interval > (u64)p->maxperiod_us * NSEC_PER_USEC_U64) {
+		/* Not periodic (or it paused): learn afresh. */
+		c->samples = 0;
+	} else if (!c->samples || dev > c->period / 2) {
+		/* First interval, or the pattern changed: start from it. */
+		c->period = interval;
+		c->mdev = 0;
+		c->burst_avg = bytes;
+		c->samples = 1;
+	} else {
+		c->mdev = ddl_ewma(c->mdev, dev);
+		c->period = ddl_ewma(c->period, interval);
+		c->burst_avg = ddl_ewma(c->burst_avg, bytes);
+		if (c->samples < U32_MAX)
+			c->samples++;
+	}
+
+	/* Steady: seen often enough, deviation within 1/8 of the period. */
+	c->predicted = c->samples >= DDL_PRED_SAMPLES &&
+		       c->mdev * 8 <= c->period;
+	if (c->predicted && list_empty(&c->periodic_node))
+		list_add_tail(&c->periodic_node, &s->periodic);
+	else if (!c->predicted)
+		list_del_init(&c->periodic_node);
+}
+
+/**
+ * ddl_burst_start() - a job class just became backlogged: new burst?
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class index, after ddl_activate()
+ * @now: current time, ns
+ *
+ * A burst starts when a job sends after its queue stayed empty for at
+ * least yield_us (DDL_BURST_GAP_US if yield is off), or for the first
+ * time; but a job with a steady period does not start a burst within a
+ * quarter period of the last (a burst the sender paused in).  The interval
+ * since the previous burst start and that burst's bytes feed the job's
+ * period and size averages (ddl_ewma()); an interval more than half a
+ * period away from the average, or longer than maxperiod, restarts the
+ * learning from that interval.  A period is trusted (predicted) after
+ * DDL_PRED_SAMPLES intervals whose mean deviation is within 1/8 of it.  If the job's lead
+ * window is armed, the burst is a hit when the window is open and a miss
+ * when it came before; either way the window closes and the earliest next
+ * prediction is armed.
+ *
+ * Context: under the qdisc lock.  O(1), plus O(periodic jobs) to re-arm.
+ * Return: true if a burst started.
+ */
+bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		     u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u64 gap = (u64)(p->yield_us ?: DDL_BURST_GAP_US) * NSEC_PER_USEC_U64;
+
+	if (idx == DDL_BG(s))
+		return false;
+	if (c->bursts && now - c->empty_since < gap)
+		return false;
+	/* A steady job does not burst twice within a quarter period. */
+	if (c->predicted && now - c->last_burst < c->period / 4)
+		return false;
+
+	/* Time out a passed window first: it was armed on the old burst. */
+	ddl_window(s, p, now);
+
+	s->bursts++;
+	if (c->bursts++)
+		ddl_learn(s, p, c, now - c->last_burst, c->cur_bytes);
+	c->last_burst = now;
+	c->cur_bytes = 0;
+
+	if (s->lead_job == idx) {
+		if (s->lead_active) {
+			s->pred_hits++;
+			c->pred_hits++;
+		} else {
+			s->pred_misses++;
+			c->pred_misses++;
+		}
+		ddl_disarm(s, now);
+	}
+	if (s->lead_job == DDL_NONE || !s->lead_active)
+		ddl_rearm(s, p, now);
+	return true;
+}
+
+/**
+ * ddl_aqm() - congestion signal for an arriving packet of an unprotected
+ *	class
+ * @s: scheduler
+ * @p: configuration
+ * @other: bytes queued outside the protected classes (green, and the job
+ *	   of an open lead window), before this packet
+ * @len: bytes of this packet
+ * @now: current time, ns
+ *
+ * The queue is above target when @other + @len exceeds it.  Outside lead
+ * windows the control is gentle: once the queue has stayed above target
+ * for interval_us, one packet gets a signal, and then one per interval_us
+ * while it stays above.  In a lead window every packet that would take the
+ * queue above target gets one, so that, with senders that back off (or
+ * with drops), the queue is at most the target when the predicted burst
+ * begins.
+ *
+ * Context: under the qdisc lock, after ddl_window().  Constant time.
+ * Return: the signal to give, DDL_SIG_NONE if none.
+ */
+enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
+			u64 other, u32 len, u64 now)
+{
+	u64 interval = (u64)p->interval_us * NSEC_PER_USEC_U64;
+
+	if (!p->target_bytes || other + len <= p->target_bytes) {
+		s->above = false;
+		return DDL_SIG_NONE;
+	}
+	if (s->lead_active)
+		return DDL_SIG_LEAD;
+	if (!s->above) {
+		s->above = true;
+		s->above_since = now;
+		return DDL_SIG_NONE;
+	}
+	if (now - s->above_since < interval || now < s->next_signal)
+		return DDL_SIG_NONE;
+	s->next_signal = now + interval;
+	return DDL_SIG_TARGET;
+}
+
 /**
  * ddl_reconfigure() - apply a new configuration
  * @s: scheduler
@@ -626,7 +1033,9 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  * Queued packets are not touched.  A new slice length applies to the
  * running slice (from its start); a new key releases every key mapping,
  * classes keep their packets and serve them in order; a new mode takes over
- * at the next pick.
+ * at the next pick.  A new rate takes effect at the next packet, which may
+ * leave at once.  A change of the target, the lead time or maxperiod
+ * closes an open lead window; learned periods are kept.
  *
  * Context: under the qdisc lock.  O(jobs) if the key changes, else O(1).
  */
@@ -646,6 +1055,20 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		for (i = 0; i < s->jobs; i++)
 			if (s->cls[i].keyed)
 				ddl_key_release(s, &s->cls[i]);
+	}
+
+	if (old->rate != p->rate || old->burst_ns != p->burst_ns) {
+		s->pace_next = 0;
+		s->pace_rem = 0;
+	}
+	if (!p->rate)
+		ddl_pace_release(s, now);
+
+	if (old->target_bytes != p->target_bytes ||
+	    old->lead_us != p->lead_us ||
+	    old->maxperiod_us != p->maxperiod_us) {
+		ddl_disarm(s, now);
+		s->above = false;
 	}
 }
 

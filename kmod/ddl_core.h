@@ -14,6 +14,7 @@
 
 #include <linux/bitops.h>
 #include <linux/list.h>
+#include <linux/sizes.h>
 #include <linux/types.h>
 
 #include <uapi/linux/sch_ddl.h>
@@ -47,6 +48,35 @@
 #define DDL_WEIGHT_MIN		1U
 #define DDL_WEIGHT_MAX		256U
 
+#define DDL_RATE_MIN		125ULL		/* bytes/s: 1 kbit/s */
+#define DDL_RATE_MAX		125000000000ULL	/* bytes/s: 1 Tbit/s */
+
+#define DDL_BURST_MAX		SZ_64M		/* bytes */
+#define DDL_BURST_MIN_AUTO	3028U		/* bytes: two full frames */
+#define DDL_BURST_AUTO_US	4000U		/* auto burst: 4 ms at the rate */
+
+#define DDL_TARGET_MAX		SZ_1G		/* bytes */
+#define DDL_TARGET_TIME_MAX	10000000U	/* us */
+
+#define DDL_INTERVAL_DEFAULT	10000U		/* us */
+#define DDL_INTERVAL_MIN	100U
+#define DDL_INTERVAL_MAX	10000000U
+
+#define DDL_LEAD_MAX		10000000U	/* us; 0 disables prediction */
+
+#define DDL_MAXPERIOD_DEFAULT	10000000U	/* us */
+#define DDL_MAXPERIOD_MIN	1000U
+#define DDL_MAXPERIOD_MAX	60000000U
+
+/* A job empty this long starts a new burst when it sends again (no yield). */
+#define DDL_BURST_GAP_US	1000U
+
+/* Burst intervals seen before a period is trusted. */
+#define DDL_PRED_SAMPLES	3U
+
+/* EWMA gain of the predictor: 1 / 2^DDL_EWMA_SHIFT. */
+#define DDL_EWMA_SHIFT		2
+
 /* Bytes a yellow job may send per DRR round, times its weight. */
 #define DDL_QUANTUM		1514
 
@@ -63,6 +93,16 @@
  * @bgshare: minimum share of the background class while backlogged, percent
  * @key: enum tc_ddl_key, the built-in classification key
  * @keyttl_ms: an empty keyed class idle this long may take a new key
+ * @rate: shaping rate, bytes per second; 0: no shaping
+ * @burst: bytes that may leave back to back after an idle period; 0: auto
+ * @target: standing-queue target, bytes; 0 with @target_us 0: no target
+ * @target_us: standing-queue target as time at @rate (instead of @target)
+ * @interval_us: how long the queue may stay above target between signals
+ * @ecn: mark ECN-capable packets CE instead of dropping them
+ * @lead_us: drain this long before a predicted burst; 0: no prediction
+ * @maxperiod_us: burst intervals longer than this are not periodic
+ * @burst_ns: derived by ddl_params_derive(): @burst as time at @rate
+ * @target_bytes: derived by ddl_params_derive(): the target in force, bytes
  */
 struct ddl_params {
 	u32	limit;
@@ -74,6 +114,31 @@ struct ddl_params {
 	u32	bgshare;
 	u32	key;
 	u32	keyttl_ms;
+	u64	rate;
+	u32	burst;
+	u32	target;
+	u32	target_us;
+	u32	interval_us;
+	u32	ecn;
+	u32	lead_us;
+	u32	maxperiod_us;
+
+	u64	burst_ns;
+	u64	target_bytes;
+};
+
+/**
+ * enum ddl_signal - congestion signal for an arriving packet
+ * @DDL_SIG_NONE: queue it
+ * @DDL_SIG_TARGET: the standing queue stayed above target for an interval
+ * @DDL_SIG_LEAD: a lead window is open and the queue is above target
+ *
+ * The caller marks an ECN-capable packet CE when ECN is on, else drops it.
+ */
+enum ddl_signal {
+	DDL_SIG_NONE,
+	DDL_SIG_TARGET,
+	DDL_SIG_LEAD,
 };
 
 /**
@@ -112,6 +177,18 @@ enum ddl_reason {
  * @greens: times made green
  * @yields: times it handed green on early
  * @guard_runs: packets sent for it by the starvation guard
+ * @periodic_node: on &ddl_sched.periodic while @predicted
+ * @empty_since: when the queue last became empty
+ * @last_burst: when the current burst began
+ * @cur_bytes: bytes sent since @last_burst
+ * @period: EWMA of the time between burst starts, ns
+ * @mdev: EWMA of the deviation of burst intervals from @period, ns
+ * @burst_avg: EWMA of bytes per burst
+ * @samples: burst intervals behind @period, saturating
+ * @predicted: @period is steady enough to predict the next burst
+ * @bursts: bursts seen
+ * @pred_hits: bursts that began inside their lead window
+ * @pred_misses: lead windows of this job that missed its burst
  */
 struct ddl_cls {
 	struct list_head	wait_node;
@@ -133,6 +210,19 @@ struct ddl_cls {
 	u64			greens;
 	u64			yields;
 	u64			guard_runs;
+
+	struct list_head	periodic_node;
+	u64			empty_since;
+	u64			last_burst;
+	u64			cur_bytes;
+	u64			period;
+	u64			mdev;
+	u64			burst_avg;
+	u32			samples;
+	bool			predicted;
+	u64			bursts;
+	u64			pred_hits;
+	u64			pred_misses;
 };
 
 /**
@@ -161,6 +251,26 @@ struct ddl_cls {
  * @key_overflow: keys that found no free class
  * @key_recycled: idle key classes given a new key
  * @keys_mapped: job classes holding a key
+ * @pace_next: earliest departure time of the next packet, ns
+ * @pace_rem: remainder of the last departure-time division, ns * rate
+ * @throttled_since: when the shaper began holding the queue back; 0: not
+ * @throttled_ns: time the shaper held a backlog back
+ * @throttles: times the shaper began holding the queue back
+ * @paced_pkts: packets the shaper held back
+ * @paced_bytes: bytes of @paced_pkts
+ * @above: the unprotected backlog was above target at the last arrival
+ * @above_since: when it went above target
+ * @next_signal: no target signal before this time
+ * @periodic: jobs whose next burst can be predicted
+ * @lead_job: job whose lead window is armed, or DDL_NONE
+ * @lead_open: when the armed lead window opens
+ * @lead_close: when it closes if the burst does not come
+ * @lead_active: the armed window is open
+ * @bursts: bursts seen, all jobs
+ * @leads: lead windows opened
+ * @lead_ns: time spent in lead windows, closed ones
+ * @pred_hits: bursts that began inside their lead window
+ * @pred_misses: lead windows that missed their burst
  */
 struct ddl_sched {
 	u32			jobs;
@@ -189,12 +299,36 @@ struct ddl_sched {
 	u64			key_overflow;
 	u64			key_recycled;
 	u32			keys_mapped;
+
+	u64			pace_next;
+	u64			pace_rem;
+	u64			throttled_since;
+	u64			throttled_ns;
+	u64			throttles;
+	u64			paced_pkts;
+	u64			paced_bytes;
+
+	bool			above;
+	u64			above_since;
+	u64			next_signal;
+
+	struct list_head	periodic;
+	u32			lead_job;
+	u64			lead_open;
+	u64			lead_close;
+	bool			lead_active;
+	u64			bursts;
+	u64			leads;
+	u64			lead_ns;
+	u64			pred_hits;
+	u64			pred_misses;
 };
 
 /* Index of the background class. */
 #define DDL_BG(s)		((s)->jobs)
 
 void ddl_params_init(struct ddl_params *p);
+void ddl_params_derive(struct ddl_params *p);
 u32 ddl_excess(const struct ddl_params *p, u32 qlen);
 
 /**
@@ -228,5 +362,18 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		     const struct ddl_params *p, u64 now);
 u64 ddl_green_ns(const struct ddl_sched *s, u32 idx, u64 now);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
+
+u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
+		 u64 burst_ns);
+bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now);
+void ddl_pace_release(struct ddl_sched *s, u64 now);
+u64 ddl_ewma(u64 avg, u64 sample);
+bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		     u64 now);
+void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now);
+u32 ddl_lead_job(const struct ddl_sched *s);
+enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
+			u64 other, u32 len, u64 now);
+u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
 
 #endif /* _DDL_CORE_H */

@@ -19,7 +19,17 @@
  *   - drop the packet if the qdisc holds limit packets; else append it to its
  *     class and tell the core if the class just became backlogged.
  *
+ *   - with a target, a packet of a class other than the green job (and the
+ *     job of an open lead window) may get a congestion signal when the
+ *     backlog of those classes is above target: CE if it is ECN-capable
+ *     and ecn is on, else it is dropped.
+ *   - a job that becomes backlogged after an idle gap starts a burst: the
+ *     core learns its period and may arm a lead window before the next.
+ *
  *  dequeue():
+ *   - with a rate, nothing leaves before the earliest departure time of
+ *     the next packet; the watchdog (an hrtimer) wakes us then.  It is
+ *     armed only while packets are queued.
  *   - the core picks the class (starvation guard, background share, green,
  *     yellow, background; see ddl_core.c) and we send its head packet.
  *
@@ -38,6 +48,7 @@
 #include <linux/skbuff.h>
 #include <net/dsfield.h>
 #include <net/flow_dissector.h>
+#include <net/inet_ecn.h>
 #include <net/netlink.h>
 #include <net/pkt_cls.h>
 #include <net/pkt_sched.h>
@@ -48,10 +59,17 @@
 #include "compat.h"
 #include "ddl_core.h"
 
+/* Longest the watchdog may fire late; the burst credit makes up for it. */
+#define DDL_SLACK_MAX_NS	(250 * NSEC_PER_USEC)
+
 struct ddl_class {
 	struct qdisc_skb_head		q;
 	struct gnet_stats_basic_sync	bstats;
 	struct gnet_stats_queue		qstats;
+	u64				ce_marks;
+	u64				burst_backlog;
+	u64				burst_backlog_max;
+	u64				burst_backlog_sum;
 };
 
 struct ddl_sched_data {
@@ -63,6 +81,7 @@ struct ddl_sched_data {
 	struct ddl_class		*classes;	/* jobs + 1, by index */
 	struct tcf_proto __rcu		*filter_list;
 	struct tcf_block		*block;
+	struct qdisc_watchdog		watchdog;
 
 	/* Statistics */
 	u64				drop_overlimit;
@@ -72,6 +91,10 @@ struct ddl_sched_data {
 	u64				cls_priority;
 	u64				cls_key;
 	u64				cls_background;
+	u64				aqm_marks;
+	u64				aqm_drops;
+	u64				lead_marks;
+	u64				lead_drops;
 };
 
 /* Class index of tc minor @minor, or DDL_NONE. */
@@ -182,6 +205,50 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 	return DDL_BG(&q->s);
 }
 
+static u64 ddl_class_backlog(const struct ddl_sched_data *q, u32 idx)
+{
+	return idx == DDL_NONE ? 0 : q->classes[idx].qstats.backlog;
+}
+
+/*
+ * Standing-queue control for @skb of class @idx.  Return true if the caller
+ * must drop it; a CE mark is applied here.
+ */
+static bool ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb, u32 idx,
+			   u64 now)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u32 green = q->s.green, lead;
+	enum ddl_signal sig;
+	u64 other;
+
+	ddl_window(&q->s, &q->params, now);
+	lead = ddl_lead_job(&q->s);
+	if (idx == green || idx == lead)
+		return false;
+
+	other = sch->qstats.backlog - ddl_class_backlog(q, green);
+	if (lead != green)
+		other -= ddl_class_backlog(q, lead);
+	sig = ddl_aqm(&q->s, &q->params, other, qdisc_pkt_len(skb), now);
+	if (sig == DDL_SIG_NONE)
+		return false;
+
+	if (q->params.ecn && INET_ECN_set_ce(skb)) {
+		q->classes[idx].ce_marks++;
+		if (sig == DDL_SIG_LEAD)
+			q->lead_marks++;
+		else
+			q->aqm_marks++;
+		return false;
+	}
+	if (sig == DDL_SIG_LEAD)
+		q->lead_drops++;
+	else
+		q->aqm_drops++;
+	return true;
+}
+
 static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
@@ -209,10 +276,24 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 
+	if (q->params.target_bytes && ddl_signal_skb(sch, skb, idx, now)) {
+		cl->qstats.drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
-	if (cl->q.qlen == 1)
+	if (cl->q.qlen == 1) {
 		ddl_activate(&q->s, idx, now);
+		if (ddl_burst_start(&q->s, &q->params, idx, now)) {
+			/* This class was empty: all of the backlog is others'. */
+			u64 seen = sch->qstats.backlog;
+
+			cl->burst_backlog = seen;
+			cl->burst_backlog_max = max(cl->burst_backlog_max, seen);
+			cl->burst_backlog_sum += seen;
+		}
+	}
 
 	sch->qstats.backlog += len;
 	sch->q.qlen++;
@@ -233,6 +314,14 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 		return NULL;
 
 	now = ktime_get_ns();
+	if (ddl_pace_hold(&q->s, &q->params, now)) {
+		/* Late by up to half the burst: the burst credit absorbs it. */
+		qdisc_watchdog_schedule_range_ns(&q->watchdog, q->s.pace_next,
+						 min_t(u64, q->params.burst_ns / 2,
+						       DDL_SLACK_MAX_NS));
+		return NULL;
+	}
+
 	idx = ddl_pick(&q->s, &q->params, now, &reason);
 	if (idx == DDL_NONE)
 		return NULL;
@@ -280,6 +369,10 @@ static void ddl_purge(struct Qdisc *sch)
 
 static void ddl_reset(struct Qdisc *sch)
 {
+	struct ddl_sched_data *q = qdisc_priv(sch);
+
+	qdisc_watchdog_cancel(&q->watchdog);
+	ddl_pace_release(&q->s, ktime_get_ns());
 	ddl_purge(sch);
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
@@ -363,6 +456,32 @@ static struct netlink_range_validation ddl_keyttl_range = {
 	.max = DDL_KEYTTL_MAX,
 };
 
+static struct netlink_range_validation ddl_burst_range = {
+	.max = DDL_BURST_MAX,
+};
+
+static struct netlink_range_validation ddl_target_range = {
+	.max = DDL_TARGET_MAX,
+};
+
+static struct netlink_range_validation ddl_target_time_range = {
+	.max = DDL_TARGET_TIME_MAX,
+};
+
+static struct netlink_range_validation ddl_interval_range = {
+	.min = DDL_INTERVAL_MIN,
+	.max = DDL_INTERVAL_MAX,
+};
+
+static struct netlink_range_validation ddl_lead_range = {
+	.max = DDL_LEAD_MAX,
+};
+
+static struct netlink_range_validation ddl_maxperiod_range = {
+	.min = DDL_MAXPERIOD_MIN,
+	.max = DDL_MAXPERIOD_MAX,
+};
+
 static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_PAD]		= { .type = NLA_REJECT },
 	[TCA_DDL_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_limit_range),
@@ -376,6 +495,19 @@ static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_KEY]		= NLA_POLICY_MAX(NLA_U32, TC_DDL_KEY_MAX),
 	[TCA_DDL_KEYTTL]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ddl_keyttl_range),
+	/* Range checked in ddl_parse_opt(): TC_DDL_RATE_NONE is allowed. */
+	[TCA_DDL_RATE]		= { .type = NLA_U64 },
+	[TCA_DDL_BURST]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_burst_range),
+	[TCA_DDL_TARGET]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ddl_target_range),
+	[TCA_DDL_TARGET_TIME]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ddl_target_time_range),
+	[TCA_DDL_INTERVAL]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ddl_interval_range),
+	[TCA_DDL_ECN]		= NLA_POLICY_MAX(NLA_U32, 1),
+	[TCA_DDL_LEAD]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_lead_range),
+	[TCA_DDL_MAXPERIOD]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ddl_maxperiod_range),
 };
 
 static const struct nla_policy ddl_class_policy[TCA_DDL_CLASS_MAX + 1] = {
@@ -389,12 +521,86 @@ static void ddl_get_u32(u32 *v, struct nlattr *attr)
 		*v = nla_get_u32(attr);
 }
 
+/* The shaping, target and prediction options, on top of @p. */
+static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
+			  struct netlink_ext_ack *extack)
+{
+	if (tb[TCA_DDL_RATE]) {
+		u64 rate = nla_get_u64(tb[TCA_DDL_RATE]);
+
+		if (!rate) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_RATE],
+					    "rate must be positive; 'rate unlimited' turns shaping off");
+			return -EINVAL;
+		}
+		if (rate == TC_DDL_RATE_NONE) {
+			rate = 0;
+		} else if (rate < DDL_RATE_MIN || rate > DDL_RATE_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_RATE],
+					    "rate must be between 1kbit and 1Tbit");
+			return -ERANGE;
+		}
+		p->rate = rate;
+	}
+	if (tb[TCA_DDL_TARGET] && tb[TCA_DDL_TARGET_TIME]) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "Give the target in bytes or in time, not both");
+		return -EINVAL;
+	}
+	if (tb[TCA_DDL_TARGET]) {
+		p->target = nla_get_u32(tb[TCA_DDL_TARGET]);
+		p->target_us = 0;
+	}
+	if (tb[TCA_DDL_TARGET_TIME]) {
+		p->target_us = nla_get_u32(tb[TCA_DDL_TARGET_TIME]);
+		p->target = 0;
+	}
+	ddl_get_u32(&p->burst, tb[TCA_DDL_BURST]);
+	ddl_get_u32(&p->interval_us, tb[TCA_DDL_INTERVAL]);
+	ddl_get_u32(&p->ecn, tb[TCA_DDL_ECN]);
+	ddl_get_u32(&p->lead_us, tb[TCA_DDL_LEAD]);
+	ddl_get_u32(&p->maxperiod_us, tb[TCA_DDL_MAXPERIOD]);
+
+	if (tb[TCA_DDL_BURST] && p->burst && !p->rate) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_BURST],
+				    "burst needs a rate");
+		return -EINVAL;
+	}
+	if (p->target_us && !p->rate) {
+		NL_SET_ERR_MSG_MOD(extack, "A target in time needs a rate");
+		return -EINVAL;
+	}
+	ddl_params_derive(p);
+	if (p->target_bytes > (u64)p->limit * mtu) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "The target is larger than the queue limit (limit x MTU bytes)");
+		return -EINVAL;
+	}
+	if ((p->target || p->target_us) && !p->target_bytes) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "The target is less than one byte at this rate");
+		return -EINVAL;
+	}
+	if (p->lead_us && !p->target_bytes) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "lead needs a target: the lead window drains the queue to it");
+		return -EINVAL;
+	}
+	if ((u64)p->lead_us * 2 >= p->maxperiod_us) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "lead must be shorter than half of maxperiod: no period it could predict");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * Parse @opt on top of @p and check the combination; touches nothing but
- * @p.  @create: the instance is being created, so jobs may be set.
+ * @p.  @create: the instance is being created, so jobs may be set.  @mtu:
+ * bytes of the largest packet, to check a target against the limit.
  */
 static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
-			 struct netlink_ext_ack *extack)
+			 u32 mtu, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_DDL_MAX + 1];
 	u32 jobs = p->jobs;
@@ -430,7 +636,7 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 		NL_SET_ERR_MSG_MOD(extack, "maxwait must be at least one slice");
 		return -EINVAL;
 	}
-	return 0;
+	return ddl_parse_pace(p, tb, mtu, extack);
 }
 
 static void ddl_commit_params(struct ddl_params *dst,
@@ -445,6 +651,16 @@ static void ddl_commit_params(struct ddl_params *dst,
 	WRITE_ONCE(dst->bgshare, src->bgshare);
 	WRITE_ONCE(dst->key, src->key);
 	WRITE_ONCE(dst->keyttl_ms, src->keyttl_ms);
+	WRITE_ONCE(dst->rate, src->rate);
+	WRITE_ONCE(dst->burst, src->burst);
+	WRITE_ONCE(dst->target, src->target);
+	WRITE_ONCE(dst->target_us, src->target_us);
+	WRITE_ONCE(dst->interval_us, src->interval_us);
+	WRITE_ONCE(dst->ecn, src->ecn);
+	WRITE_ONCE(dst->lead_us, src->lead_us);
+	WRITE_ONCE(dst->maxperiod_us, src->maxperiod_us);
+	dst->burst_ns = src->burst_ns;
+	dst->target_bytes = src->target_bytes;
 }
 
 static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
@@ -455,7 +671,7 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 	u64 now;
 	int err;
 
-	err = ddl_parse_opt(&p, opt, false, extack);
+	err = ddl_parse_opt(&p, opt, false, psched_mtu(qdisc_dev(sch)), extack);
 	if (err)
 		return err;
 
@@ -465,6 +681,11 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 	ddl_commit_params(&q->params, &p);
 	ddl_reconfigure(&q->s, &old, &p, now);
 	ddl_shrink(sch, now);
+	if (!sch->q.qlen)
+		qdisc_watchdog_cancel(&q->watchdog);
+	else if (old.rate != p.rate || old.burst_ns != p.burst_ns)
+		/* A held queue may go now: wake the watchdog at once. */
+		qdisc_watchdog_schedule_ns(&q->watchdog, now);
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -477,9 +698,11 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 	int err;
 	u32 i;
 
+	qdisc_watchdog_init(&q->watchdog, sch);
 	ddl_params_init(&p);
 	if (opt) {
-		err = ddl_parse_opt(&p, opt, true, extack);
+		err = ddl_parse_opt(&p, opt, true, psched_mtu(qdisc_dev(sch)),
+				    extack);
 		if (err)
 			return err;
 	}
@@ -506,6 +729,7 @@ static void ddl_destroy(struct Qdisc *sch)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 
+	qdisc_watchdog_cancel(&q->watchdog);
 	/* Filters unbind from our classes here: before the classes go. */
 	tcf_block_put(q->block);
 	ddl_purge(sch);
@@ -532,8 +756,28 @@ static int ddl_dump(struct Qdisc *sch, struct sk_buff *skb)
 			READ_ONCE(q->params.maxwait_us)) ||
 	    nla_put_u32(skb, TCA_DDL_BGSHARE, READ_ONCE(q->params.bgshare)) ||
 	    nla_put_u32(skb, TCA_DDL_KEY, READ_ONCE(q->params.key)) ||
-	    nla_put_u32(skb, TCA_DDL_KEYTTL, READ_ONCE(q->params.keyttl_ms)))
+	    nla_put_u32(skb, TCA_DDL_KEYTTL, READ_ONCE(q->params.keyttl_ms)) ||
+	    nla_put_u64_64bit(skb, TCA_DDL_RATE,
+			      READ_ONCE(q->params.rate) ?: TC_DDL_RATE_NONE,
+			      TCA_DDL_PAD) ||
+	    nla_put_u32(skb, TCA_DDL_BURST, READ_ONCE(q->params.burst)) ||
+	    nla_put_u32(skb, TCA_DDL_INTERVAL,
+			READ_ONCE(q->params.interval_us)) ||
+	    nla_put_u32(skb, TCA_DDL_ECN, READ_ONCE(q->params.ecn)) ||
+	    nla_put_u32(skb, TCA_DDL_LEAD, READ_ONCE(q->params.lead_us)) ||
+	    nla_put_u32(skb, TCA_DDL_MAXPERIOD,
+			READ_ONCE(q->params.maxperiod_us)))
 		goto nla_put_failure;
+
+	/* The target as it was given: in time or in bytes. */
+	if (READ_ONCE(q->params.target_us)) {
+		if (nla_put_u32(skb, TCA_DDL_TARGET_TIME,
+				READ_ONCE(q->params.target_us)))
+			goto nla_put_failure;
+	} else if (nla_put_u32(skb, TCA_DDL_TARGET,
+			       READ_ONCE(q->params.target))) {
+		goto nla_put_failure;
+	}
 
 	return nla_nest_end(skb, opts);
 
@@ -547,6 +791,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	struct tc_ddl_xstats st = { .type = TCA_DDL_XSTATS_QDISC };
 	struct tc_ddl_qd_stats *qs = &st.qdisc;
+	u64 now;
 
 	sch_tree_lock(sch);
 	qs->drop_overlimit = q->drop_overlimit;
@@ -564,6 +809,25 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->key_recycled = q->s.key_recycled;
 	qs->green = q->s.green == DDL_NONE ? 0 : q->s.green + 1;
 	qs->keys_mapped = q->s.keys_mapped;
+	now = ktime_get_ns();
+	qs->throttled_ns = q->s.throttled_ns;
+	if (q->s.throttled_since)
+		qs->throttled_ns += now - q->s.throttled_since;
+	qs->throttles = q->s.throttles;
+	qs->paced_pkts = q->s.paced_pkts;
+	qs->paced_bytes = q->s.paced_bytes;
+	qs->aqm_marks = q->aqm_marks;
+	qs->aqm_drops = q->aqm_drops;
+	qs->bursts = q->s.bursts;
+	qs->leads = q->s.leads;
+	qs->lead_ns = ddl_lead_ns(&q->s, now);
+	qs->lead_marks = q->lead_marks;
+	qs->lead_drops = q->lead_drops;
+	qs->pred_hits = q->s.pred_hits;
+	qs->pred_misses = q->s.pred_misses;
+	qs->lead_job = ddl_lead_job(&q->s) == DDL_NONE ? 0 :
+		       ddl_lead_job(&q->s) + 1;
+	qs->target = min_t(u64, q->params.target_bytes, U32_MAX);
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));
@@ -702,6 +966,16 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->guard_runs = c->guard_runs;
 	cs->keyed = c->keyed;
 	cs->key = c->keyed ? c->key : 0;
+	cs->bursts = c->bursts;
+	cs->period_ns = c->samples ? c->period : 0;
+	cs->burst_bytes = c->samples ? c->burst_avg : 0;
+	cs->pred_hits = c->pred_hits;
+	cs->pred_misses = c->pred_misses;
+	cs->burst_backlog = cl->burst_backlog;
+	cs->burst_backlog_max = cl->burst_backlog_max;
+	cs->burst_backlog_sum = cl->burst_backlog_sum;
+	cs->ce_marks = cl->ce_marks;
+	cs->predicted = c->predicted;
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "utils.h"
 #include "tc_util.h"
@@ -26,6 +28,22 @@
 #define DDL_BGSHARE_MAX		50
 #define DDL_KEYTTL_MAX		3600000000U	/* us; sent in ms */
 #define DDL_WEIGHT_MAX		256
+#define DDL_RATE_MIN		125ULL		/* bytes/s: 1 kbit/s */
+#define DDL_RATE_MAX		125000000000ULL	/* bytes/s: 1 Tbit/s */
+#define DDL_BURST_MAX		67108864U	/* bytes: 64 MiB */
+#define DDL_TARGET_MAX		1073741824U	/* bytes: 1 GiB */
+#define DDL_TARGET_TIME_MAX	10000000U	/* us */
+#define DDL_INTERVAL_MIN	100U		/* us */
+#define DDL_INTERVAL_MAX	10000000U	/* us */
+#define DDL_LEAD_MAX		10000000U	/* us */
+#define DDL_MAXPERIOD_MIN	1000U		/* us */
+#define DDL_MAXPERIOD_MAX	60000000U	/* us */
+
+/* The largest time get_time() must hold, in its units, fits its u32. */
+_Static_assert((unsigned long long)DDL_MAXPERIOD_MAX * TIME_UNITS_PER_SEC /
+	       1000000 <= UINT32_MAX, "get_time() range");
+_Static_assert((unsigned long long)DDL_KEYTTL_MAX * TIME_UNITS_PER_SEC /
+	       1000000 <= UINT32_MAX, "get_time() range");
 
 static const char * const ddl_modes[] = {
 	[TC_DDL_MODE_ROTATE]	= "rotate",
@@ -48,6 +66,9 @@ static void explain(void)
 		"               [ mode rotate|green|static ] [ slice TIME ]\n"
 		"               [ yield TIME ] [ maxwait TIME ] [ bgshare PERCENT ]\n"
 		"               [ key none|sport|dport|mark|dscp ] [ keyttl TIME ]\n"
+		"               [ rate RATE|unlimited ] [ burst BYTES|auto ]\n"
+		"               [ target BYTES|TIME|off ] [ interval TIME ]\n"
+		"               [ ecn | noecn ] [ lead TIME ] [ maxperiod TIME ]\n"
 		"\n"
 		"  limit    maximum packets queued in the qdisc, 1..1048576 (default 10000)\n"
 		"  jobs     number of job classes, 1..4096, fixed at creation (default 16)\n"
@@ -57,7 +78,19 @@ static void explain(void)
 		"  maxwait  starvation guard, 1ms..60s, at least slice (default 500ms)\n"
 		"  bgshare  minimum share of the background class, 0..50%% (default 5%%)\n"
 		"  key      built-in classification key (default sport)\n"
-		"  keyttl   idle time before a key class is reused, 0..3600s (default 1s)\n");
+		"  keyttl   idle time before a key class is reused, 0..3600s (default 1s)\n"
+		"  rate     shaping rate, 1kbit..1Tbit (default unlimited)\n"
+		"  burst    bytes sent at once after idling, up to 64Mb\n"
+		"           (default auto: 4ms at the rate, at least 3028)\n"
+		"  target   standing-queue target in bytes (up to 1Gb) or in time\n"
+		"           at the rate (up to 10s, needs a rate) (default off)\n"
+		"  interval above target this long: mark or drop, 100us..10s\n"
+		"           (default 10ms)\n"
+		"  ecn      mark ECN-capable packets instead of dropping (default ecn)\n"
+		"  lead     drain this long before a predicted burst, 0..10s,\n"
+		"           0: no prediction; needs a target (default 0)\n"
+		"  maxperiod longest burst period learned, 1ms..60s,\n"
+		"           more than 2 x lead (default 10s)\n");
 }
 
 static void cexplain(void)
@@ -69,13 +102,14 @@ static void cexplain(void)
 }
 
 /*
- * get_time() (microseconds) with a range check.  get_time() stores its
- * double result in a u32, which wraps silently, so the magnitude is checked
- * on the double first, by the first letter of the unit; get_time() then
- * checks the unit itself.
+ * get_time() with a range check, in microseconds.  get_time() stores its
+ * double result in a u32 (in TIME_UNITS_PER_SEC units), which wraps
+ * silently, so the magnitude is checked on the double first, by the first
+ * letter of the unit; get_time() then checks the unit itself.
  */
 static int ddl_get_time(__u32 *us, const char *arg, __u32 lo, __u32 hi)
 {
+	unsigned int units;
 	double t;
 	char *p;
 
@@ -86,9 +120,71 @@ static int ddl_get_time(__u32 *us, const char *arg, __u32 lo, __u32 hi)
 		t *= 1000;
 	if (!(t >= 0 && t <= hi))
 		return -1;
-	if (get_time(us, arg))
+	if (get_time(&units, arg))
 		return -1;
+	*us = (unsigned long long)units * 1000000 / TIME_UNITS_PER_SEC;
 	return *us < lo ? -1 : 0;
+}
+
+/* Whether @arg is a number followed by a time unit get_time() knows. */
+static bool ddl_is_time(const char *arg)
+{
+	static const char * const units[] = {
+		"s", "sec", "secs", "ms", "msec", "msecs",
+		"us", "usec", "usecs",
+	};
+	size_t i;
+	char *p;
+
+	strtod(arg, &p);
+	if (p == arg)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (strcasecmp(p, units[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * get_rate64() (bytes per second) with a range check.  get_rate64()
+ * converts its double to a u64 unchecked, so the magnitude is checked on
+ * the double first, as in ddl_get_time(): by the first letter of the unit,
+ * the largest unit with that letter (KiBps, ..., TiBps, Bps), in bytes.
+ * 0 passes: the kernel refuses it with its own message.
+ */
+static int ddl_get_rate(__u64 *rate, const char *arg)
+{
+	double t, scale = 1;
+	char *p;
+
+	t = strtod(arg, &p);
+	switch (*p) {
+	case 'k': case 'K':
+		scale = 1024;
+		break;
+	case 'm': case 'M':
+		scale = 1024. * 1024;
+		break;
+	case 'g': case 'G':
+		scale = 1024. * 1024 * 1024;
+		break;
+	case 't': case 'T':
+		scale = 1024. * 1024 * 1024 * 1024;
+		break;
+	}
+	if (!(t >= 0 && t * scale <= 1e19))
+		return -1;
+	if (get_rate64(rate, arg))
+		return -1;
+	return *rate && (*rate < DDL_RATE_MIN || *rate > DDL_RATE_MAX) ? -1 : 0;
+}
+
+/* get_size() with an upper bound; get_size() itself detects overflow. */
+static int ddl_get_size(__u32 *size, const char *arg, __u32 hi)
+{
+	if (get_size(size, arg))
+		return -1;
+	return *size > hi ? -1 : 0;
 }
 
 /* An unsigned integer in [lo, hi], optionally followed by '%'. */
@@ -134,6 +230,7 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	bool set[TCA_DDL_MAX + 1] = {};
 	__u32 val[TCA_DDL_MAX + 1] = {};
 	struct rtattr *tail;
+	__u64 rate = 0;
 	int type;
 
 	while (argc > 0) {
@@ -190,6 +287,62 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (ddl_get_time(&val[type], *argv, 0, DDL_KEYTTL_MAX))
 				return ddl_illegal("keyttl");
 			val[type] /= 1000;	/* the kernel wants ms */
+		} else if (strcmp(*argv, "rate") == 0) {
+			type = TCA_DDL_RATE;
+			NEXT_ARG();
+			if (strcmp(*argv, "unlimited") == 0)
+				rate = TC_DDL_RATE_NONE;
+			else if (ddl_get_rate(&rate, *argv))
+				return ddl_illegal("rate");
+		} else if (strcmp(*argv, "burst") == 0) {
+			type = TCA_DDL_BURST;
+			NEXT_ARG();
+			if (strcmp(*argv, "auto") == 0)
+				val[type] = 0;
+			else if (ddl_get_size(&val[type], *argv, DDL_BURST_MAX))
+				return ddl_illegal("burst");
+		} else if (strcmp(*argv, "target") == 0) {
+			/* Bytes or time: the kernel clears the other one. */
+			NEXT_ARG();
+			if (strcmp(*argv, "off") == 0) {
+				type = TCA_DDL_TARGET;
+				val[type] = 0;
+			} else if (ddl_is_time(*argv)) {
+				type = TCA_DDL_TARGET_TIME;
+				if (ddl_get_time(&val[type], *argv, 0,
+						 DDL_TARGET_TIME_MAX))
+					return ddl_illegal("target");
+			} else {
+				type = TCA_DDL_TARGET;
+				if (ddl_get_size(&val[type], *argv,
+						 DDL_TARGET_MAX))
+					return ddl_illegal("target");
+			}
+			set[TCA_DDL_TARGET] = false;
+			set[TCA_DDL_TARGET_TIME] = false;
+		} else if (strcmp(*argv, "interval") == 0) {
+			type = TCA_DDL_INTERVAL;
+			NEXT_ARG();
+			if (ddl_get_time(&val[type], *argv, DDL_INTERVAL_MIN,
+					 DDL_INTERVAL_MAX))
+				return ddl_illegal("interval");
+		} else if (strcmp(*argv, "ecn") == 0) {
+			type = TCA_DDL_ECN;
+			val[type] = 1;
+		} else if (strcmp(*argv, "noecn") == 0) {
+			type = TCA_DDL_ECN;
+			val[type] = 0;
+		} else if (strcmp(*argv, "lead") == 0) {
+			type = TCA_DDL_LEAD;
+			NEXT_ARG();
+			if (ddl_get_time(&val[type], *argv, 0, DDL_LEAD_MAX))
+				return ddl_illegal("lead");
+		} else if (strcmp(*argv, "maxperiod") == 0) {
+			type = TCA_DDL_MAXPERIOD;
+			NEXT_ARG();
+			if (ddl_get_time(&val[type], *argv, DDL_MAXPERIOD_MIN,
+					 DDL_MAXPERIOD_MAX))
+				return ddl_illegal("maxperiod");
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -217,11 +370,21 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		fprintf(stderr, "Illegal \"maxwait\": must be at least \"slice\"\n");
 		return -1;
 	}
+	if (set[TCA_DDL_LEAD] && set[TCA_DDL_MAXPERIOD] &&
+	    2ULL * val[TCA_DDL_LEAD] >= val[TCA_DDL_MAXPERIOD]) {
+		fprintf(stderr, "Illegal \"lead\": must be shorter than half of \"maxperiod\"\n");
+		return -1;
+	}
 
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
-	for (type = TCA_DDL_LIMIT; type <= TCA_DDL_MAX; type++)
-		if (set[type])
+	for (type = TCA_DDL_LIMIT; type <= TCA_DDL_MAX; type++) {
+		if (!set[type])
+			continue;
+		if (type == TCA_DDL_RATE)
+			addattr64(n, 1024, type, rate);	/* NLA_U64 */
+		else
 			addattr32(n, 1024, type, val[type]);
+	}
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -235,6 +398,13 @@ static bool ddl_attr_u32(struct rtattr *tb[], int type, __u32 *val)
 	return true;
 }
 
+/* Microseconds as text, "20ms", by sprint_time() (TIME_UNITS_PER_SEC). */
+static char *ddl_sprint_us(__u32 us, char *buf)
+{
+	return sprint_time((unsigned long long)us * TIME_UNITS_PER_SEC /
+			   1000000, buf);
+}
+
 /* JSON: the number in microseconds; text: "name 20ms". */
 static void ddl_print_us(const char *name, __u32 us)
 {
@@ -244,7 +414,16 @@ static void ddl_print_us(const char *name, __u32 us)
 
 	snprintf(fmt, sizeof(fmt), "%s %%s ", name);
 	print_uint(PRINT_JSON, name, NULL, us);
-	print_string(PRINT_FP, NULL, fmt, sprint_time(us, b1));
+	print_string(PRINT_FP, NULL, fmt, ddl_sprint_us(us, b1));
+}
+
+/* Whether attribute @type is present and holds a u64. */
+static bool ddl_attr_u64(struct rtattr *tb[], int type, __u64 *val)
+{
+	if (!tb[type] || RTA_PAYLOAD(tb[type]) < sizeof(__u64))
+		return false;
+	*val = rta_getattr_u64(tb[type]);
+	return true;
 }
 
 static void ddl_print_name(const char *name, __u32 v,
@@ -264,7 +443,8 @@ static void ddl_print_name(const char *name, __u32 v,
 static int ddl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DDL_MAX + 1];
-	__u32 v;
+	__u64 rate;
+	__u32 v, t;
 
 	SPRINT_BUF(b1);
 
@@ -295,6 +475,47 @@ static int ddl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		print_string(PRINT_FP, NULL, "keyttl %s ",
 			     sprint_time64((__s64)v * 1000000, b1));
 	}
+
+	/*
+	 * Shaping: without a rate (unlimited, or a module without shaping)
+	 * neither the rate nor the burst is printed.  JSON: bytes/s, bytes.
+	 */
+	if (ddl_attr_u64(tb, TCA_DDL_RATE, &rate) &&
+	    rate != TC_DDL_RATE_NONE && rate != 0) {
+		tc_print_rate(PRINT_ANY, "rate", "rate %s ", rate);
+		if (ddl_attr_u32(tb, TCA_DDL_BURST, &v)) {
+			print_uint(PRINT_JSON, "burst", NULL, v);
+			print_string(PRINT_FP, NULL, "burst %s ",
+				     v ? sprint_size(v, b1) : "auto");
+		}
+	}
+
+	/*
+	 * Target: the kernel dumps it as it was given, in time or in bytes.
+	 * Text "target 200us", "target 30000b" or "target off"; JSON the
+	 * attribute dumped, target_time in us or target in bytes.
+	 */
+	if (ddl_attr_u32(tb, TCA_DDL_TARGET_TIME, &t) && t) {
+		print_uint(PRINT_JSON, "target_time", NULL, t);
+		print_string(PRINT_FP, NULL, "target %s ", ddl_sprint_us(t, b1));
+	} else if (ddl_attr_u32(tb, TCA_DDL_TARGET, &v)) {
+		print_uint(PRINT_JSON, "target", NULL, v);
+		print_string(PRINT_FP, NULL, "target %s ",
+			     v ? sprint_size(v, b1) : "off");
+	} else if (tb[TCA_DDL_TARGET_TIME]) {
+		print_uint(PRINT_JSON, "target_time", NULL, 0);
+		print_string(PRINT_FP, NULL, "target %s ", "off");
+	}
+	if (ddl_attr_u32(tb, TCA_DDL_INTERVAL, &v))
+		ddl_print_us("interval", v);
+	if (ddl_attr_u32(tb, TCA_DDL_ECN, &v)) {
+		print_bool(PRINT_JSON, "ecn", NULL, v);
+		print_string(PRINT_FP, NULL, "%s ", v ? "ecn" : "noecn");
+	}
+	if (ddl_attr_u32(tb, TCA_DDL_LEAD, &v))
+		ddl_print_us("lead", v);
+	if (ddl_attr_u32(tb, TCA_DDL_MAXPERIOD, &v))
+		ddl_print_us("maxperiod", v);
 	return 0;
 }
 
@@ -393,22 +614,38 @@ static void ddl_print_cnt(struct ddl_out *o, const char *name, __u64 v)
 		ddl_print_cnt(o, #field, (st).u.field);			\
 } while (0)
 
+/* A class minor: text hexadecimal as in class ids, or "none" for 0. */
+static void ddl_print_minor(struct ddl_out *o, const char *name, __u32 minor)
+{
+	char buf[16], fmt[64];
+
+	snprintf(buf, sizeof(buf), "%x", minor);
+	snprintf(fmt, sizeof(fmt), "%s%s %%s", ddl_sep(o), name);
+	print_uint(PRINT_JSON, name, NULL, minor);
+	print_string(PRINT_FP, NULL, fmt, minor ? buf : "none");
+}
+
+/* Nanoseconds: JSON @name, the number; text @text, "1.5s". */
+static void ddl_print_ns(struct ddl_out *o, const char *name,
+			 const char *text, __u64 ns)
+{
+	char fmt[64];
+
+	SPRINT_BUF(b1);
+
+	snprintf(fmt, sizeof(fmt), "%s%s %%s", ddl_sep(o), text);
+	print_lluint(PRINT_JSON, name, NULL, ns);
+	print_string(PRINT_FP, NULL, fmt, sprint_time64(ns, b1));
+}
+
 static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 {
 	struct ddl_out o = {};
-	const char *green = "none";
-	char buf[16];
 
-	if (DDL_HAS(len, qdisc.green)) {
-		/* Text as the minor of a class id (hex), JSON the number. */
-		if (st->qdisc.green) {
-			snprintf(buf, sizeof(buf), "%x", st->qdisc.green);
-			green = buf;
-		}
-		print_string(PRINT_FP, NULL, "%s", ddl_sep(&o));
-		print_uint(PRINT_JSON, "green", NULL, st->qdisc.green);
-		print_string(PRINT_FP, NULL, "green %s", green);
-	}
+	SPRINT_BUF(b1);
+
+	if (DDL_HAS(len, qdisc.green))
+		ddl_print_minor(&o, "green", st->qdisc.green);
 	DDL_CNT(&o, len, *st, qdisc, rotations);
 	DDL_CNT(&o, len, *st, qdisc, yields);
 	DDL_CNT(&o, len, *st, qdisc, guard_runs);
@@ -430,20 +667,44 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 	}
 	DDL_CNT(&o, len, *st, qdisc, key_overflow);
 	DDL_CNT(&o, len, *st, qdisc, key_recycled);
+	ddl_line(&o);
+	if (DDL_HAS(len, qdisc.throttled_ns))
+		ddl_print_ns(&o, "throttled_ns", "throttled_time",
+			     st->qdisc.throttled_ns);
+	DDL_CNT(&o, len, *st, qdisc, throttles);
+	DDL_CNT(&o, len, *st, qdisc, paced_pkts);
+	DDL_CNT(&o, len, *st, qdisc, paced_bytes);
+	ddl_line(&o);
+	if (DDL_HAS(len, qdisc.target)) {
+		/* Bytes, also when the target was given as time. */
+		print_string(PRINT_FP, NULL, "%s", ddl_sep(&o));
+		print_uint(PRINT_JSON, "target", NULL, st->qdisc.target);
+		print_string(PRINT_FP, NULL, "target %s",
+			     st->qdisc.target ?
+			     sprint_size(st->qdisc.target, b1) : "off");
+	}
+	DDL_CNT(&o, len, *st, qdisc, aqm_marks);
+	DDL_CNT(&o, len, *st, qdisc, aqm_drops);
+	ddl_line(&o);
+	DDL_CNT(&o, len, *st, qdisc, bursts);
+	DDL_CNT(&o, len, *st, qdisc, pred_hits);
+	DDL_CNT(&o, len, *st, qdisc, pred_misses);
+	ddl_line(&o);
+	if (DDL_HAS(len, qdisc.lead_job))
+		ddl_print_minor(&o, "lead_job", st->qdisc.lead_job);
+	DDL_CNT(&o, len, *st, qdisc, leads);
+	if (DDL_HAS(len, qdisc.lead_ns))
+		ddl_print_ns(&o, "lead_ns", "lead_time", st->qdisc.lead_ns);
+	DDL_CNT(&o, len, *st, qdisc, lead_marks);
+	DDL_CNT(&o, len, *st, qdisc, lead_drops);
 }
 
 static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 {
 	struct ddl_out o = {};
 
-	SPRINT_BUF(b1);
-
-	if (DDL_HAS(len, class.green_ns)) {
-		print_string(PRINT_FP, NULL, "%s", ddl_sep(&o));
-		print_lluint(PRINT_JSON, "green_ns", NULL, st->class.green_ns);
-		print_string(PRINT_FP, NULL, "green_time %s",
-			     sprint_time64(st->class.green_ns, b1));
-	}
+	if (DDL_HAS(len, class.green_ns))
+		ddl_print_ns(&o, "green_ns", "green_time", st->class.green_ns);
 	DDL_CNT(&o, len, *st, class, greens);
 	DDL_CNT(&o, len, *st, class, yields);
 	DDL_CNT(&o, len, *st, class, guard_runs);
@@ -458,6 +719,28 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 			print_uint(PRINT_FP, NULL, "key %u", st->class.key);
 		}
 	}
+	/*
+	 * Burst prediction.  tc 6.1 prints classes as text only, which the
+	 * tests read as "name integer" pairs: so the text uses the JSON names
+	 * and plain integers here, the period in ns too.
+	 */
+	ddl_line(&o);
+	DDL_CNT(&o, len, *st, class, bursts);
+	if (DDL_HAS(len, class.predicted)) {
+		print_string(PRINT_FP, NULL, "%s", ddl_sep(&o));
+		print_uint(PRINT_ANY, "predicted", "predicted %u",
+			   st->class.predicted);
+	}
+	DDL_CNT(&o, len, *st, class, period_ns);
+	DDL_CNT(&o, len, *st, class, burst_bytes);
+	ddl_line(&o);
+	DDL_CNT(&o, len, *st, class, pred_hits);
+	DDL_CNT(&o, len, *st, class, pred_misses);
+	DDL_CNT(&o, len, *st, class, ce_marks);
+	ddl_line(&o);
+	DDL_CNT(&o, len, *st, class, burst_backlog);
+	DDL_CNT(&o, len, *st, class, burst_backlog_max);
+	DDL_CNT(&o, len, *st, class, burst_backlog_sum);
 }
 
 static int ddl_print_xstats(struct qdisc_util *qu, FILE *f,

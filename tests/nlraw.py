@@ -8,7 +8,8 @@ usage: nlraw.py DEV MODE VALUE
   MODE unknown    an attribute type the kernel does not know
   MODE notnested  TCA_OPTIONS without NLA_F_NESTED
        nlraw.py DEV opts NAME=VALUE...
-                  TCA_OPTIONS(nested){ the named u32 attributes }
+                  TCA_OPTIONS(nested){ the named u32 attributes; rate
+                  is a u64 }
        nlraw.py DEV class CLASSID NAME=VALUE...
                   RTM_NEWTCLASS for MAJ:MIN with the named class attributes
 Prints "ack 0" or "error -ERRNO: extack message".
@@ -24,7 +25,10 @@ NLA_F_NESTED = 0x8000
 TCA_KIND, TCA_OPTIONS = 1, 2
 TCA_DDL_LIMIT = 2
 QDISC_ATTRS = {"limit": 2, "jobs": 3, "mode": 4, "slice": 5, "yield": 6,
-               "maxwait": 7, "bgshare": 8, "key": 9, "keyttl": 10}
+               "maxwait": 7, "bgshare": 8, "key": 9, "keyttl": 10,
+               "rate": 11, "burst": 12, "target": 13, "target_time": 14,
+               "interval": 15, "ecn": 16, "lead": 17, "maxperiod": 18}
+U64_ATTRS = {"rate"}
 CLASS_ATTRS = {"weight": 1}
 NETLINK_CAP_ACK, NETLINK_EXT_ACK = 10, 11
 NLMSGERR_ATTR_MSG = 1
@@ -52,7 +56,8 @@ def main():
         nest = b""
         for pair in pairs:
             name, val = pair.split("=")
-            nest += attr(table[name], struct.pack("I", int(val)))
+            fmt = "Q" if mode == "opts" and name in U64_ATTRS else "I"
+            nest += attr(table[name], struct.pack(fmt, int(val, 0)))
         opts = attr(TCA_OPTIONS | NLA_F_NESTED, nest)
         value = None
     else:

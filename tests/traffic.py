@@ -11,7 +11,7 @@
         numbered datagrams from source port SPORT for SECS seconds, as fast
         as the socket buffer allows (blocking: the qdisc sets the pace);
         with BURST, only BURST datagrams at the start of every PERIOD_MS;
-        $DDL_SNDBUF sets the socket's send buffer
+        $DDL_SNDBUF sets the socket's send buffer, $DDL_MARK its SO_MARK
   traffic.py udp-burst ADDR PORT SPORT COUNT SIZE [TOS [MARK [PRIO]]]
         COUNT datagrams from SPORT with IP_TOS, SO_MARK and SO_PRIORITY
   traffic.py udp-sink ADDR PORTS SECS BUCKET_MS
@@ -20,6 +20,11 @@
         per port the bytes in each BUCKET_MS bucket, packets, datagrams
         out of order, and the longest gap between two arrivals; creates
         the file $DDL_SINK_READY once the ports are bound
+  traffic.py tcp-bulk ADDR PORT SECS FLOWS
+        FLOWS TCP connections sending as fast as they can for SECS seconds
+  traffic.py tcp-sink ADDR PORT SECS
+        accept any number of connections on PORT and discard their data;
+        creates $DDL_SINK_READY once listening
 Receivers print "received N" and stop after SECS seconds at the latest.
 """
 import json
@@ -134,6 +139,8 @@ def udp_flood(addr, port, sport, secs, size, burst=0, period=0, tos=0):
     if os.environ.get("DDL_SNDBUF"):
         s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
                      int(os.environ["DDL_SNDBUF"]))
+    if os.environ.get("DDL_MARK"):
+        s.setsockopt(socket.SOL_SOCKET, 36, int(os.environ["DDL_MARK"]))
     s.bind(("0.0.0.0", sport))
     pad = b"f" * (size - 8)
     start = time.monotonic()
@@ -227,6 +234,69 @@ def udp_sink(addr, ports, secs, bucket_ms):
     print()
 
 
+def tcp_bulk(addr, port, secs, flows):
+    """FLOWS TCP connections sending as fast as they can for SECS."""
+    import selectors
+    sel = selectors.DefaultSelector()
+    socks = []
+    for _ in range(flows):
+        s = socket.create_connection((addr, port), timeout=30)
+        s.setblocking(False)
+        sel.register(s, selectors.EVENT_WRITE)
+        socks.append(s)
+    chunk = b"t" * 65536
+    sent = 0
+    deadline = time.monotonic() + secs
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        for key, _ in sel.select(min(left, 0.5)):
+            try:
+                sent += key.fileobj.send(chunk)
+            except (BlockingIOError, InterruptedError):
+                pass
+    for s in socks:
+        s.close()
+    print("sent %d" % sent)
+
+
+def tcp_sink(addr, port, secs):
+    """Accept connections on PORT and discard what they send, for SECS."""
+    import selectors
+    sel = selectors.DefaultSelector()
+    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((addr, port))
+    ls.listen(64)
+    ls.setblocking(False)
+    sel.register(ls, selectors.EVENT_READ)
+    ready = os.environ.get("DDL_SINK_READY")
+    if ready:
+        open(ready, "w").close()
+    got = 0
+    deadline = time.monotonic() + secs
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        for key, _ in sel.select(min(left, 0.5)):
+            if key.fileobj is ls:
+                c, _ = ls.accept()
+                c.setblocking(False)
+                sel.register(c, selectors.EVENT_READ)
+                continue
+            try:
+                data = key.fileobj.recv(1 << 20)
+            except (BlockingIOError, ConnectionError):
+                continue
+            if not data:
+                sel.unregister(key.fileobj)
+                key.fileobj.close()
+            got += len(data)
+    print("received %d" % got)
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "udp-flood":
@@ -242,6 +312,13 @@ def main():
                  float(sys.argv[4]), int(sys.argv[5]))
         return
     addr, port = sys.argv[2], int(sys.argv[3])
+    if cmd == "tcp-bulk":
+        tcp_bulk(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]),
+                 int(sys.argv[5]))
+        return
+    if cmd == "tcp-sink":
+        tcp_sink(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
+        return
     if cmd == "raw-send":
         raw_send(addr, int(sys.argv[4]), int(sys.argv[5]))
         return

@@ -29,10 +29,21 @@ enum {
 	TCA_DDL_BGSHARE,	/* u32: background minimum share, percent */
 	TCA_DDL_KEY,		/* u32: enum tc_ddl_key */
 	TCA_DDL_KEYTTL,		/* u32: idle time before a key class is reused, ms */
+	TCA_DDL_RATE,		/* u64: shaping rate, bytes/s; TC_DDL_RATE_NONE: off */
+	TCA_DDL_BURST,		/* u32: bytes sent at once after idling; 0: auto */
+	TCA_DDL_TARGET,		/* u32: standing-queue target, bytes; 0: off */
+	TCA_DDL_TARGET_TIME,	/* u32: standing-queue target, us at the rate */
+	TCA_DDL_INTERVAL,	/* u32: above target this long: signal, us */
+	TCA_DDL_ECN,		/* u32: 1: mark CE instead of dropping ECT packets */
+	TCA_DDL_LEAD,		/* u32: drain this long before a predicted burst, us; 0: off */
+	TCA_DDL_MAXPERIOD,	/* u32: longest burst period learned, us */
 	__TCA_DDL_MAX
 };
 
 #define TCA_DDL_MAX	(__TCA_DDL_MAX - 1)
+
+/* TCA_DDL_RATE value that turns shaping off. */
+#define TC_DDL_RATE_NONE	(~(__u64)0)
 
 /* How the green job and the order behind it change over time. */
 enum tc_ddl_mode {
@@ -82,6 +93,24 @@ struct tc_ddl_qd_stats {
 	__u64	key_recycled;	/* idle key classes given a new key */
 	__u32	green;		/* minor of the green job, 0 if none */
 	__u32	keys_mapped;	/* job classes holding a key */
+	/* Shaping */
+	__u64	throttled_ns;	/* time the shaper held a backlog back */
+	__u64	throttles;	/* times the shaper armed the watchdog */
+	__u64	paced_pkts;	/* packets the shaper held back */
+	__u64	paced_bytes;	/* ... and their bytes */
+	/* Standing-queue control (outside lead windows) */
+	__u64	aqm_marks;	/* packets marked CE: queue above target */
+	__u64	aqm_drops;	/* packets dropped: queue above target */
+	/* Burst prediction */
+	__u64	bursts;		/* job bursts seen */
+	__u64	leads;		/* lead windows opened before a predicted burst */
+	__u64	lead_ns;	/* time spent in lead windows */
+	__u64	lead_marks;	/* packets marked CE in a lead window */
+	__u64	lead_drops;	/* packets dropped in a lead window */
+	__u64	pred_hits;	/* bursts that began inside their lead window */
+	__u64	pred_misses;	/* lead windows that closed without the burst */
+	__u32	lead_job;	/* minor of the job whose lead window is open, 0 */
+	__u32	target;		/* standing-queue target in force, bytes */
 };
 
 /* Per-class counters (tc -s class show). */
@@ -94,6 +123,18 @@ struct tc_ddl_cl_stats {
 	__u64	guard_runs;	/* packets sent for it by the starvation guard */
 	__u32	key;		/* key value mapped to it (valid if keyed) */
 	__u32	keyed;		/* 1 if the built-in key owns this class */
+	/* Burst prediction */
+	__u64	bursts;		/* bursts seen (backlogged after an idle gap) */
+	__u64	period_ns;	/* learned time between burst starts, 0: none */
+	__u64	burst_bytes;	/* learned bytes per burst */
+	__u64	pred_hits;	/* bursts that began inside their lead window */
+	__u64	pred_misses;	/* lead windows that closed without the burst */
+	__u64	burst_backlog;	/* bytes queued in other classes at the last burst start */
+	__u64	burst_backlog_max; /* ... the most at any burst start */
+	__u64	burst_backlog_sum; /* ... summed over all bursts */
+	__u64	ce_marks;	/* packets of this class marked CE */
+	__u32	predicted;	/* 1 if the period is steady enough to predict */
+	__u32	pad;
 };
 
 enum {

@@ -1,0 +1,2063 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for shaping, burst prediction and the standing-queue control
+ * of the sch_ddl core: earliest-departure-time pacing and its accounting,
+ * the derived parameters, the predictor's moving average, burst detection,
+ * period learning, lead windows and ddl_aqm().
+ *
+ * The expectations come from the kernel-doc of ddl_core.[ch], not from the
+ * code.  The tests set the clock themselves; a small simulation stands in
+ * for the glue where the scheduler state is involved.
+ */
+
+#include <kunit/test.h>
+
+#include "ddl_core.c"
+
+#define DDL_P_US	1000ULL			/* ns */
+#define DDL_P_MS	1000000ULL		/* ns */
+#define DDL_P_SEC	1000000000ULL		/* ns */
+#define DDL_P_T0	DDL_P_SEC		/* a clock well past boot */
+#define DDL_P_PKT	1500U			/* default packet, bytes */
+#define DDL_P_TARGET	30000U			/* default target, bytes */
+
+#define DDL_KBIT(k)	((k) * 125ULL)		/* bytes/s */
+#define DDL_MBIT(m)	((m) * 125000ULL)
+#define DDL_GBIT(g)	((g) * 125000000ULL)
+#define DDL_ODD_RATE	123456789ULL		/* 1514e9 / rate: 12263.4 ns */
+
+/* The burst in bytes that ddl_params_derive() documents for @rate. */
+static u64 ddl_p_burst_bytes(u64 rate, u32 burst)
+{
+	if (burst)
+		return burst;
+	return max_t(u64, div64_u64(rate * DDL_BURST_AUTO_US, 1000000),
+		     DDL_BURST_MIN_AUTO);
+}
+
+/* The simulated qdisc: the scheduler, its configuration and the clock. */
+struct ddl_psim {
+	struct kunit		*test;
+	struct ddl_sched	s;
+	struct ddl_params	p;
+	u64			now;
+};
+
+/*
+ * A scheduler with @jobs job classes and the default configuration; the
+ * caller sets parameters and calls ddl_params_derive().  The suite's exit
+ * frees it.
+ */
+static struct ddl_psim *ddl_psim_new(struct kunit *test, u32 jobs)
+{
+	struct ddl_psim *sim;
+
+	sim = kunit_kzalloc(test, sizeof(*sim), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sim);
+	sim->test = test;
+	ddl_params_init(&sim->p);
+	sim->p.jobs = jobs;
+	KUNIT_ASSERT_EQ(test, ddl_sched_init(&sim->s, jobs), 0);
+	test->priv = sim;
+	return sim;
+}
+
+static int ddl_psim_init(struct kunit *test)
+{
+	test->priv = NULL;
+	return 0;
+}
+
+static void ddl_psim_exit(struct kunit *test)
+{
+	struct ddl_psim *sim = test->priv;
+
+	if (sim)
+		ddl_sched_destroy(&sim->s);
+}
+
+/* sch_ddl_pace: ddl_edt_next() */
+
+struct ddl_edt_case {
+	const char	*name;
+	u64		t_next;
+	u64		rem;
+	u64		now;
+	u32		len;
+	u64		rate;
+	u64		burst_ns;
+	u64		want;
+	u64		want_rem;
+};
+
+#define DDL_P_IDLE	(1000 * DDL_P_SEC)
+
+static const struct ddl_edt_case ddl_edt_cases[] = {
+	{ "1500B_at_1Gbit", DDL_P_T0, 0, DDL_P_T0, 1500, DDL_GBIT(1), 0,
+	  DDL_P_T0 + 12000, 0 },
+	{ "64B_at_1Gbit", DDL_P_T0, 0, DDL_P_T0, 64, DDL_GBIT(1), 0,
+	  DDL_P_T0 + 512, 0 },
+	{ "backlog_counts_from_t_next", DDL_P_T0 + 50000, 0, DDL_P_T0, 1500,
+	  DDL_GBIT(1), DDL_P_MS, DDL_P_T0 + 62000, 0 },
+	{ "late_within_burst_counts_from_t_next", DDL_P_T0, 0,
+	  DDL_P_T0 + DDL_P_MS / 2, 1500, DDL_GBIT(1), DDL_P_MS,
+	  DDL_P_T0 + 12000, 0 },
+	{ "late_exactly_burst", DDL_P_T0, 0, DDL_P_T0 + DDL_P_MS, 1500,
+	  DDL_GBIT(1), DDL_P_MS, DDL_P_T0 + 12000, 0 },
+	{ "late_one_ns_past_burst", DDL_P_T0, 0, DDL_P_T0 + DDL_P_MS + 1, 1500,
+	  DDL_GBIT(1), DDL_P_MS, DDL_P_T0 + 1 + 12000, 0 },
+	{ "long_idle_credit_capped", DDL_P_T0, 0, DDL_P_T0 + DDL_P_IDLE, 1500,
+	  DDL_GBIT(1), DDL_P_MS, DDL_P_T0 + DDL_P_IDLE - DDL_P_MS + 12000, 0 },
+	{ "idle_without_burst_starts_now", DDL_P_T0, 0, DDL_P_T0 + 5 * DDL_P_MS,
+	  1500, DDL_GBIT(1), 0, DDL_P_T0 + 5 * DDL_P_MS + 12000, 0 },
+	{ "clock_below_burst", 0, 0, DDL_P_MS / 2, 1500, DDL_GBIT(1), DDL_P_MS,
+	  12000, 0 },
+	{ "1514B_at_100Gbit_remainder", DDL_P_T0, 0, DDL_P_T0, 1514,
+	  DDL_GBIT(100), 0, DDL_P_T0 + 121, 1500000000 },
+	{ "remainder_carried_in", DDL_P_T0, 11000000000ULL, DDL_P_T0, 1514,
+	  DDL_GBIT(100), 0, DDL_P_T0 + 122, 0 },
+	{ "1514B_at_odd_rate", DDL_P_T0, 0, DDL_P_T0, 1514, DDL_ODD_RATE, 0,
+	  DDL_P_T0 + 12263, 49396493 },
+	{ "64KiB_at_100Gbit", DDL_P_T0, 0, DDL_P_T0, 65536, DDL_GBIT(100), 0,
+	  DDL_P_T0 + 5242, 11000000000ULL },
+	{ "u32_max_at_100Gbit", DDL_P_T0, 0, DDL_P_T0, U32_MAX, DDL_GBIT(100),
+	  0, DDL_P_T0 + 343597383, 7500000000ULL },
+	{ "u32_max_at_rate_max_full_remainder", DDL_P_T0, DDL_RATE_MAX - 1,
+	  DDL_P_T0, U32_MAX, DDL_RATE_MAX, 0, DDL_P_T0 + 34359739,
+	  44999999999ULL },
+	{ "1B_at_1kbit", DDL_P_T0, 0, DDL_P_T0, 1, DDL_KBIT(1), 0,
+	  DDL_P_T0 + 8000000, 0 },
+	{ "64KiB_at_1kbit", DDL_P_T0, 0, DDL_P_T0, 65536, DDL_KBIT(1), 0,
+	  DDL_P_T0 + 524288000000ULL, 0 },
+	{ "u32_max_at_1kbit", DDL_P_T0, 0, DDL_P_T0, U32_MAX, DDL_KBIT(1), 0,
+	  DDL_P_T0 + 34359738360000000ULL, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_edt, ddl_edt_cases, name);
+
+/*
+ * One packet occupies len / rate of the link from the later of the last
+ * departure time and now - burst; the remainder goes to @rem.
+ */
+static void ddl_edt_single_packet_test(struct kunit *test)
+{
+	const struct ddl_edt_case *c = test->param_value;
+	u64 rem = c->rem;
+
+	KUNIT_EXPECT_EQ(test, ddl_edt_next(c->t_next, &rem, c->now, c->len,
+					   c->rate, c->burst_ns), c->want);
+	KUNIT_EXPECT_EQ(test, rem, c->want_rem);
+	KUNIT_EXPECT_LT(test, rem, c->rate);
+}
+
+struct ddl_bias_case {
+	const char	*name;
+	u64		rate;
+	u32		len;		/* 0: a mix of lengths */
+	u32		n;
+	u64		late_ns;	/* sender late by up to 6 times this */
+};
+
+static const struct ddl_bias_case ddl_bias_cases[] = {
+	{ "1514B_at_100Gbit", DDL_GBIT(100), 1514, 1000000, 0 },
+	{ "1514B_at_100Gbit_late_sender", DDL_GBIT(100), 1514, 1000000, 10 },
+	{ "1514B_at_odd_rate", DDL_ODD_RATE, 1514, 100000, 0 },
+	{ "1514B_at_3Mbit_late_sender", DDL_MBIT(3), 1514, 10000, 1000 },
+	{ "9001B_at_40Gbit", DDL_GBIT(40), 9001, 100000, 0 },
+	{ "64KiB_at_7Gbit", DDL_GBIT(7), 65536, 10000, 0 },
+	{ "1B_at_127Bps", 127, 1, 1000, 0 },
+	{ "1514B_at_rate_max", DDL_RATE_MAX, 1514, 1000000, 0 },
+	{ "mixed_at_100Gbit", DDL_GBIT(100), 0, 100000, 0 },
+	{ "mixed_at_odd_rate_late_sender", DDL_ODD_RATE, 0, 100000, 100 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_bias, ddl_bias_cases, name);
+
+static const u32 ddl_mixed_len[] = { 64, 1514, 9000, 65536, 40, 576, 1500,
+				     1280, 4097 };
+
+/*
+ * No truncation bias: N packets sent back to back (on time, or a little
+ * late but within the burst credit) end exactly where N * len / rate says,
+ * to the nanosecond.
+ */
+static void ddl_edt_no_bias_test(struct kunit *test)
+{
+	const struct ddl_bias_case *c = test->param_value;
+	u64 t = DDL_P_T0, rem = 0, bytes = 0, now, q, r;
+	u32 i, len;
+
+	for (i = 0; i < c->n; i++) {
+		len = c->len ?: ddl_mixed_len[i % ARRAY_SIZE(ddl_mixed_len)];
+		now = t + (i % 7) * c->late_ns;
+		t = ddl_edt_next(t, &rem, now, len, c->rate, DDL_P_MS);
+		bytes += len;
+	}
+	q = div64_u64_rem(bytes * DDL_P_SEC, c->rate, &r);
+	KUNIT_EXPECT_GE(test, t - DDL_P_T0, q);
+	KUNIT_EXPECT_LE(test, t - DDL_P_T0, q + (r ? 1 : 0));
+}
+
+struct ddl_credit_case {
+	const char	*name;
+	u64		rate;
+	u32		burst;		/* 0: auto */
+	u32		len;
+};
+
+static const struct ddl_credit_case ddl_credit_cases[] = {
+	{ "1Gbit_auto", DDL_GBIT(1), 0, 1514 },
+	{ "10Mbit_auto_floor", DDL_MBIT(10), 0, 1514 },
+	{ "1kbit_auto_floor", DDL_KBIT(1), 0, 1514 },
+	{ "100Gbit_auto_64KiB", DDL_GBIT(100), 0, 65536 },
+	{ "rate_max_auto_64KiB", DDL_RATE_MAX, 0, 65536 },
+	{ "odd_rate_3000B_truncated", DDL_ODD_RATE, 3000, 1500 },
+	{ "1Gbit_64MiB", DDL_GBIT(1), DDL_BURST_MAX, 65536 },
+	{ "1Gbit_burst_below_one_packet", DDL_GBIT(1), 100, 1514 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_credit, ddl_credit_cases, name);
+
+/* Bytes that leave back to back at @now after the last departure @t_next. */
+static u64 ddl_back_to_back(const struct ddl_params *p, u64 t_next, u64 now,
+			    u32 len, u64 *first)
+{
+	/* A shaper that lets too much through fails, not loops. */
+	u64 limit = 2 * div64_u64(p->burst_ns * p->rate, DDL_P_SEC) + 4 * len;
+	u64 rem = 0, bytes = 0;
+
+	*first = 0;
+	while (t_next <= now && bytes < limit) {
+		t_next = ddl_edt_next(t_next, &rem, now, len, p->rate,
+				      p->burst_ns);
+		if (!bytes)
+			*first = t_next;
+		bytes += len;
+	}
+	return bytes;
+}
+
+/*
+ * Idle credit: after an idle period of at least the burst, the next
+ * departure counts from now - burst_ns, so burst + at most one packet leave
+ * back to back, however long the idle period was.  After a shorter idle
+ * period, less.
+ */
+static void ddl_edt_idle_credit_test(struct kunit *test)
+{
+	const struct ddl_credit_case *c = test->param_value;
+	const u64 t0 = 100000 * DDL_P_SEC;
+	u64 burst = ddl_p_burst_bytes(c->rate, c->burst);
+	u64 idles[4], bytes, first, q, r, full = 0;
+	struct ddl_params p;
+	u32 i;
+
+	ddl_params_init(&p);
+	p.rate = c->rate;
+	p.burst = c->burst;
+	ddl_params_derive(&p);
+	idles[0] = p.burst_ns;
+	idles[1] = p.burst_ns + 1;
+	idles[2] = 2 * p.burst_ns;
+	idles[3] = p.burst_ns + 10000 * DDL_P_SEC;
+
+	q = div64_u64_rem((u64)c->len * DDL_P_SEC, c->rate, &r);
+	for (i = 0; i < ARRAY_SIZE(idles); i++) {
+		bytes = ddl_back_to_back(&p, t0, t0 + idles[i], c->len, &first);
+		KUNIT_EXPECT_EQ_MSG(test, first, t0 + idles[i] - p.burst_ns + q,
+				    "idle %llu ns", idles[i]);
+		KUNIT_EXPECT_LE_MSG(test, bytes, burst + c->len,
+				    "idle %llu ns", idles[i]);
+		KUNIT_EXPECT_GT_MSG(test, bytes + c->len, burst,
+				    "idle %llu ns", idles[i]);
+		if (!i)
+			full = bytes;
+		KUNIT_EXPECT_EQ_MSG(test, bytes, full, "idle %llu ns",
+				    idles[i]);
+	}
+
+	/*
+	 * Idle for half the burst: half the credit (departure times are whole
+	 * ns, the remainder carried: one ns more).
+	 */
+	bytes = ddl_back_to_back(&p, t0, t0 + p.burst_ns / 2, c->len, &first);
+	KUNIT_EXPECT_EQ(test, first, t0 + q);
+	KUNIT_EXPECT_LE(test, bytes,
+			div64_u64((p.burst_ns / 2 + 1) * c->rate, DDL_P_SEC) +
+			c->len);
+}
+
+struct ddl_span_case {
+	const char	*name;
+	u64		rate;
+	u32		len;
+	u64		span_ns;	/* T */
+	u64		slack_ns;	/* timer late by up to this */
+};
+
+static const struct ddl_span_case ddl_span_cases[] = {
+	{ "10Mbit_1514B", DDL_MBIT(10), 1514, DDL_P_SEC, 0 },
+	{ "100Mbit_1514B", DDL_MBIT(100), 1514, 100 * DDL_P_MS, 0 },
+	{ "1Gbit_1514B", DDL_GBIT(1), 1514, 10 * DDL_P_MS, 0 },
+	{ "1Gbit_1514B_late_timer", DDL_GBIT(1), 1514, 10 * DDL_P_MS,
+	  500 * DDL_P_US },
+	{ "odd_rate_1514B", DDL_ODD_RATE, 1514, 10 * DDL_P_MS, 0 },
+	{ "10Gbit_9000B", DDL_GBIT(10), 9000, 10 * DDL_P_MS, 0 },
+	{ "25Gbit_64KiB_late_timer", DDL_GBIT(25), 65536, 10 * DDL_P_MS,
+	  200 * DDL_P_US },
+	{ "40Gbit_64KiB", DDL_GBIT(40), 65536, 10 * DDL_P_MS, 0 },
+	{ "100Gbit_1514B", DDL_GBIT(100), 1514, 2 * DDL_P_MS, 0 },
+	{ "100Gbit_64KiB", DDL_GBIT(100), 65536, 10 * DDL_P_MS, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_span, ddl_span_cases, name);
+
+/* Bytes that may leave in T: rate * T + burst + one packet at most. */
+static void ddl_expect_span(struct kunit *test, const struct ddl_span_case *c,
+			    u64 burst, u64 bytes, u64 slack, const char *what)
+{
+	u64 rt = c->rate * c->span_ns;	/* < 2^64 for the table */
+
+	KUNIT_EXPECT_LE_MSG(test, bytes,
+			    div64_u64(rt, DDL_P_SEC) + burst + c->len,
+			    "%s window", what);
+	KUNIT_EXPECT_GE_MSG(test, bytes + c->len,
+			    DIV64_U64_ROUND_UP(rt - c->rate * slack, DDL_P_SEC),
+			    "%s window", what);
+}
+
+/*
+ * A greedy sender after a long idle period, its queue never empty, the
+ * shaper's timer firing at the departure time (or late by up to half the
+ * burst): in the first window of length T and in a window starting at a
+ * departure in steady state, at most rate * T + burst + one packet leave,
+ * and at least rate * T - one packet (less what a late timer defers).
+ */
+static void ddl_edt_span_test(struct kunit *test)
+{
+	const struct ddl_span_case *c = test->param_value;
+	const u64 start = 100000 * DDL_P_SEC, span = c->span_ns;
+	u64 burst = ddl_p_burst_bytes(c->rate, 0);
+	u64 t_next = 0, rem = 0, now = start, mid = 0, first = 0, steady = 0;
+	u64 total = 0, cap;
+	u32 waits = 0;
+	struct ddl_params p;
+
+	ddl_params_init(&p);
+	p.rate = c->rate;
+	ddl_params_derive(&p);
+	KUNIT_ASSERT_LE(test, c->slack_ns, p.burst_ns / 2);
+	/* A shaper that lets too much through fails, not loops. */
+	cap = div64_u64(c->rate * 4 * span, DDL_P_SEC) + 2 * burst;
+
+	while (now <= start + 3 * span) {
+		if (t_next > now) {
+			/* The watchdog fires at t_next, up to slack late. */
+			now = t_next + div_u64(c->slack_ns * (waits * 7 % 5), 4);
+			waits++;
+			continue;
+		}
+		total += c->len;
+		KUNIT_ASSERT_LE(test, total, cap);
+		if (now <= start + span)
+			first += c->len;
+		if (!mid && now >= start + span + span / 2)
+			mid = now;
+		if (mid && now <= mid + span)
+			steady += c->len;
+		t_next = ddl_edt_next(t_next, &rem, now, c->len, c->rate,
+				      p.burst_ns);
+	}
+	ddl_expect_span(test, c, burst, first, c->slack_ns, "first");
+	ddl_expect_span(test, c, burst, steady, c->slack_ns, "steady");
+	/*
+	 * In steady state the burst credit is spent: rate * T + one packet
+	 * (departure times are whole ns: T + 1).
+	 */
+	if (!c->slack_ns)
+		KUNIT_EXPECT_LE(test, steady,
+				div64_u64(c->rate * (span + 1), DDL_P_SEC) +
+				c->len);
+}
+
+/* sch_ddl_pace: ddl_params_derive() */
+
+/* In the table: the auto burst, DDL_BURST_AUTO_US of the rate. */
+#define DDL_P_AUTO	U64_MAX
+
+struct ddl_derive_case {
+	const char	*name;
+	u64		rate;
+	u32		burst;
+	u32		target;
+	u32		target_us;
+	u64		burst_ns;	/* DDL_P_AUTO: DDL_BURST_AUTO_US */
+	u64		target_bytes;
+};
+
+static const struct ddl_derive_case ddl_derive_cases[] = {
+	{ "no_rate", 0, 0, 0, 0, 0, 0 },
+	{ "no_rate_burst_ignored", 0, 5000, 0, 0, 0, 0 },
+	{ "no_rate_target_bytes", 0, 0, 30000, 0, 0, 30000 },
+	{ "no_rate_target_time_ignored", 0, 0, 0, 5000, 0, 0 },
+	{ "no_rate_target_bytes_kept", 0, 0, 7000, 5000, 0, 7000 },
+	{ "auto_1Gbit", DDL_GBIT(1), 0, 0, 0, DDL_P_AUTO, 0 },
+	{ "auto_100Gbit", DDL_GBIT(100), 0, 0, 0, DDL_P_AUTO, 0 },
+	{ "auto_rate_max", DDL_RATE_MAX, 0, 0, 0, DDL_P_AUTO, 0 },
+	{ "auto_odd_rate", DDL_ODD_RATE, 0, 0, 0, DDL_P_AUTO, 0 },
+	{ "auto_floor_100kbit", DDL_KBIT(100), 0, 0, 0, 242240000, 0 },
+	{ "auto_floor_1kbit", DDL_KBIT(1), 0, 0, 0, 24224000000ULL, 0 },
+	{ "explicit_1Gbit", DDL_GBIT(1), 10000, 0, 0, 80000, 0 },
+	{ "explicit_below_floor", DDL_GBIT(1), 1, 0, 0, 8, 0 },
+	{ "explicit_odd_rate_truncated", DDL_ODD_RATE, 3000, 0, 0, 24300, 0 },
+	{ "explicit_max_at_1kbit", DDL_KBIT(1), DDL_BURST_MAX, 0, 0,
+	  536870912000000ULL, 0 },
+	{ "explicit_max_at_rate_max", DDL_RATE_MAX, DDL_BURST_MAX, 0, 0,
+	  536870, 0 },
+	{ "target_bytes_with_rate", DDL_GBIT(1), 0, 20000, 0, DDL_P_AUTO,
+	  20000 },
+	{ "target_5ms_at_1Gbit", DDL_GBIT(1), 0, 0, 5000, DDL_P_AUTO, 625000 },
+	{ "target_1s_at_1kbit", DDL_KBIT(1), 0, 0, 1000000, 24224000000ULL,
+	  125 },
+	{ "target_max_at_rate_max", DDL_RATE_MAX, 0, 0, DDL_TARGET_TIME_MAX,
+	  DDL_P_AUTO, 1250000000000ULL },
+	{ "target_1ms_at_odd_rate", DDL_ODD_RATE, 0, 0, 1000, DDL_P_AUTO,
+	  123456 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_derive, ddl_derive_cases, name);
+
+/*
+ * The auto burst above the floor: DDL_BURST_AUTO_US of the rate in whole
+ * bytes, as time: at most DDL_BURST_AUTO_US, less by under one byte's time.
+ */
+static void ddl_expect_auto_burst(struct kunit *test, u64 rate, u64 burst_ns)
+{
+	const u64 auto_ns = DDL_BURST_AUTO_US * DDL_P_US;
+
+	KUNIT_EXPECT_LE(test, burst_ns, auto_ns);
+	KUNIT_EXPECT_GE(test, burst_ns,
+			auto_ns - DIV64_U64_ROUND_UP(DDL_P_SEC, rate));
+}
+
+/*
+ * burst_ns is the burst as time at the rate (auto: DDL_BURST_AUTO_US of
+ * the rate, at least DDL_BURST_MIN_AUTO bytes); target_bytes is the byte
+ * target or target_us at the rate.  Without a rate, no burst and only a
+ * byte target.
+ */
+static void ddl_params_derive_test(struct kunit *test)
+{
+	const struct ddl_derive_case *c = test->param_value;
+	struct ddl_params p;
+	u32 i;
+
+	ddl_params_init(&p);
+	p.rate = c->rate;
+	p.burst = c->burst;
+	p.target = c->target;
+	p.target_us = c->target_us;
+	/* Deriving again changes nothing. */
+	for (i = 0; i < 2; i++) {
+		ddl_params_derive(&p);
+		if (c->burst_ns == DDL_P_AUTO)
+			ddl_expect_auto_burst(test, c->rate, p.burst_ns);
+		else
+			KUNIT_EXPECT_EQ(test, p.burst_ns, c->burst_ns);
+		KUNIT_EXPECT_EQ(test, p.target_bytes, c->target_bytes);
+	}
+}
+
+/*
+ * Around the rate where DDL_BURST_AUTO_US of it is DDL_BURST_MIN_AUTO
+ * bytes: below, the floor (a longer burst time); above, the auto time.
+ */
+static void ddl_params_auto_floor_test(struct kunit *test)
+{
+	const u64 edge = DDL_BURST_MIN_AUTO * 1000000ULL / DDL_BURST_AUTO_US;
+	const u64 auto_ns = DDL_BURST_AUTO_US * DDL_P_US;
+	struct ddl_params p;
+
+	ddl_params_init(&p);
+	p.rate = edge;
+	ddl_params_derive(&p);
+	KUNIT_EXPECT_EQ(test, p.burst_ns,
+			div64_u64(DDL_BURST_MIN_AUTO * DDL_P_SEC, edge));
+	ddl_expect_auto_burst(test, edge, p.burst_ns);
+
+	p.rate = edge - edge / 100;
+	ddl_params_derive(&p);
+	KUNIT_EXPECT_EQ(test, p.burst_ns,
+			div64_u64(DDL_BURST_MIN_AUTO * DDL_P_SEC, p.rate));
+	KUNIT_EXPECT_GT(test, p.burst_ns, auto_ns);
+
+	p.rate = edge + edge / 100;
+	ddl_params_derive(&p);
+	ddl_expect_auto_burst(test, p.rate, p.burst_ns);
+}
+
+/* The defaults neither shape nor control the queue nor predict. */
+static void ddl_params_init_no_shaping_test(struct kunit *test)
+{
+	struct ddl_params p;
+
+	memset(&p, 0xff, sizeof(p));
+	ddl_params_init(&p);
+	KUNIT_EXPECT_EQ(test, p.rate, 0ULL);
+	KUNIT_EXPECT_EQ(test, p.burst_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, p.target_bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, p.lead_us, 0U);
+	KUNIT_EXPECT_EQ(test, p.interval_us, DDL_INTERVAL_DEFAULT);
+	KUNIT_EXPECT_EQ(test, p.maxperiod_us, DDL_MAXPERIOD_DEFAULT);
+}
+
+/* sch_ddl_pace: the shaper in the scheduler */
+
+static void ddl_psim_send(struct ddl_psim *sim, u32 idx, u32 len, u64 now)
+{
+	sim->now = now;
+	ddl_served(&sim->s, &sim->p, idx, DDL_R_GREEN, len, now);
+}
+
+/*
+ * The queue is held from a packet's send until the next departure time;
+ * a hold period counts once in throttles however often the shaper is
+ * asked, and its time, packet and bytes count at the next send.
+ */
+static void ddl_pace_hold_accounting_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sched *s = &sim->s;
+	const u64 t0 = DDL_P_T0;
+	u32 i;
+
+	sim->p.rate = DDL_GBIT(1);	/* 1500 bytes: 12 us */
+	sim->p.burst = 3000;
+	ddl_params_derive(&sim->p);
+	ddl_activate(s, 0, t0);
+
+	/* Idle before: the burst and one packet leave at once. */
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_FALSE_MSG(test, ddl_pace_hold(s, &sim->p, t0),
+				       "packet %u", i);
+		ddl_psim_send(sim, 0, 1500, t0);
+	}
+	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 12000);
+	KUNIT_EXPECT_EQ(test, s->throttles, 0ULL);
+
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0));
+	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 5000));
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 11999));
+	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + 12000));
+	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	ddl_psim_send(sim, 0, 1500, t0 + 12000);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 12000ULL);
+	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->paced_bytes, 1500ULL);
+	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 24000);
+
+	/* A second hold period, asked first at 20 us, ends with a late send. */
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 20000));
+	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
+	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + 30000));
+	ddl_psim_send(sim, 0, 9000, t0 + 30000);
+	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 22000ULL);
+	KUNIT_EXPECT_EQ(test, s->paced_pkts, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->paced_bytes, 10500ULL);
+	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 24000 + 72000);
+
+	/* A packet sent without a hold is not a paced one. */
+	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + DDL_P_SEC));
+	ddl_psim_send(sim, 0, 1500, t0 + DDL_P_SEC);
+	KUNIT_EXPECT_EQ(test, s->paced_pkts, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 22000ULL);
+	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
+}
+
+struct ddl_greedy_case {
+	const char	*name;
+	u64		rate;
+	u32		burst;
+	u32		len;
+	u32		n;
+	u64		late_ns;	/* the watchdog fires this late */
+};
+
+static const struct ddl_greedy_case ddl_greedy_cases[] = {
+	{ "1Gbit_1514B", DDL_GBIT(1), 0, 1514, 2000, 0 },
+	{ "100Gbit_64KiB", DDL_GBIT(100), 0, 65536, 2000, 0 },
+	{ "10Mbit_1514B_late_timer", DDL_MBIT(10), 0, 1514, 500,
+	  100 * DDL_P_US },
+	{ "odd_rate_one_byte_burst", DDL_ODD_RATE, 1, 1514, 1000, 0 },
+	{ "1kbit_64KiB", DDL_KBIT(1), 0, 65536, 20, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_greedy, ddl_greedy_cases, name);
+
+/*
+ * A backlog of n packets sent as the glue does: ask ddl_pace_hold() before
+ * each packet, sleep until pace_next when held.  Every hold period counts
+ * once; the time held, the packets and bytes sent after a hold add up; the
+ * last departure time is exact.
+ */
+static void ddl_pace_greedy_test(struct kunit *test)
+{
+	const struct ddl_greedy_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sched *s = &sim->s;
+	u64 now = DDL_P_T0 * 100, held = 0, q, r;
+	u32 sent = 0, waits = 0;
+	bool after_hold = false;
+
+	sim->p.rate = c->rate;
+	sim->p.burst = c->burst;
+	ddl_params_derive(&sim->p);
+	KUNIT_ASSERT_LT(test, c->late_ns, sim->p.burst_ns);
+	ddl_activate(s, 1, now);
+
+	while (sent < c->n) {
+		u64 next = s->pace_next;
+
+		if (ddl_pace_hold(s, &sim->p, now)) {
+			KUNIT_ASSERT_GT(test, next, now);
+			/* Asking again halfway changes nothing. */
+			KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p,
+							      now + (next - now) / 2));
+			held += next + c->late_ns - now;
+			now = next + c->late_ns;
+			waits++;
+			after_hold = true;
+			continue;
+		}
+		ddl_psim_send(sim, 1, c->len, now);
+		sent++;
+		KUNIT_EXPECT_EQ(test, s->paced_pkts, (u64)waits);
+		after_hold = false;
+	}
+	KUNIT_EXPECT_FALSE(test, after_hold);
+	KUNIT_EXPECT_EQ(test, s->throttles, (u64)waits);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, held);
+	KUNIT_EXPECT_EQ(test, s->paced_pkts, (u64)waits);
+	KUNIT_EXPECT_EQ(test, s->paced_bytes, (u64)waits * c->len);
+	KUNIT_EXPECT_GT(test, waits, 0U);
+
+	/* From the idle start, now - burst_ns, at the rate, to the ns. */
+	q = div64_u64_rem((u64)c->n * c->len * DDL_P_SEC, c->rate, &r);
+	KUNIT_EXPECT_GE(test, s->pace_next,
+			DDL_P_T0 * 100 - sim->p.burst_ns + q);
+	KUNIT_EXPECT_LE(test, s->pace_next,
+			DDL_P_T0 * 100 - sim->p.burst_ns + q + (r ? 1 : 0));
+}
+
+/* Without a rate nothing is ever held and nothing is accounted. */
+static void ddl_pace_no_rate_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sched *s = &sim->s;
+	u32 i;
+
+	ddl_params_derive(&sim->p);
+	ddl_activate(s, 0, DDL_P_T0);
+	for (i = 0; i < 1000; i++) {
+		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0));
+		ddl_psim_send(sim, 0, 65536, DDL_P_T0);
+	}
+	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, 0));
+	KUNIT_EXPECT_EQ(test, s->throttles, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->paced_pkts, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->paced_bytes, 0ULL);
+}
+
+struct ddl_newrate_case {
+	const char	*name;
+	u64		old_rate;
+	u64		new_rate;
+	u32		len;
+};
+
+static const struct ddl_newrate_case ddl_newrate_cases[] = {
+	{ "1kbit_to_1Gbit", DDL_KBIT(1), DDL_GBIT(1), 1500 },
+	{ "1Gbit_to_1Mbit", DDL_GBIT(1), DDL_MBIT(1), 1500 },
+	{ "10Mbit_to_100Gbit", DDL_MBIT(10), DDL_GBIT(100), 65536 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_newrate, ddl_newrate_cases, name);
+
+/*
+ * A new rate takes effect at the next packet, which may leave at once even
+ * while the old rate held the queue back; the packets after it follow the
+ * new rate (burst + one packet at once, then len / rate apart).
+ */
+static void ddl_pace_new_rate_test(struct kunit *test)
+{
+	const struct ddl_newrate_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sched *s = &sim->s;
+	u64 t = DDL_P_T0, gap, prev, bytes = 0, burst;
+	struct ddl_params old;
+
+	sim->p.rate = c->old_rate;
+	sim->p.burst = 1;
+	ddl_params_derive(&sim->p);
+	ddl_activate(s, 0, t);
+	ddl_psim_send(sim, 0, 65536, t);
+	ddl_psim_send(sim, 0, 65536, t);
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, t + 10));
+
+	old = sim->p;
+	sim->p.rate = c->new_rate;
+	sim->p.burst = 0;
+	ddl_params_derive(&sim->p);
+	t += 20;
+	ddl_reconfigure(s, &old, &sim->p, t);
+	burst = ddl_p_burst_bytes(c->new_rate, 0);
+
+	while (!ddl_pace_hold(s, &sim->p, t)) {
+		ddl_psim_send(sim, 0, c->len, t);
+		bytes += c->len;
+		KUNIT_ASSERT_LE(test, bytes, burst + c->len);
+	}
+	KUNIT_EXPECT_GT(test, bytes + c->len, burst);
+	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 10ULL);
+
+	/* Then one packet per len / rate. */
+	gap = div64_u64((u64)c->len * DDL_P_SEC, c->new_rate);
+	t = s->pace_next;
+	ddl_psim_send(sim, 0, c->len, t);
+	prev = s->pace_next;
+	KUNIT_EXPECT_GE(test, prev - t, gap);
+	KUNIT_EXPECT_LE(test, prev - t, gap + 1);
+	ddl_psim_send(sim, 0, c->len, prev);
+	KUNIT_EXPECT_GE(test, s->pace_next - prev, gap);
+	KUNIT_EXPECT_LE(test, s->pace_next - prev, gap + 1);
+}
+
+/* Reconfiguring something else leaves a held queue held. */
+static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sched *s = &sim->s;
+	struct ddl_params old;
+	u64 next;
+
+	sim->p.rate = DDL_KBIT(1);
+	sim->p.burst = 1;
+	ddl_params_derive(&sim->p);
+	ddl_activate(s, 0, DDL_P_T0);
+	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
+	next = s->pace_next;
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 1));
+
+	old = sim->p;
+	sim->p.slice_us = 2 * old.slice_us;
+	sim->p.target = DDL_P_TARGET;
+	ddl_params_derive(&sim->p);
+	ddl_reconfigure(s, &old, &sim->p, DDL_P_T0 + 2);
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 3));
+	KUNIT_EXPECT_EQ(test, s->pace_next, next);
+	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+}
+
+/* Shaping turned off: nothing is held from then on; the hold ends there. */
+static void ddl_pace_rate_off_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sched *s = &sim->s;
+	struct ddl_params old;
+	u32 i;
+
+	sim->p.rate = DDL_KBIT(1);
+	sim->p.burst = 1;
+	ddl_params_derive(&sim->p);
+	ddl_activate(s, 0, DDL_P_T0);
+	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 100));
+
+	old = sim->p;
+	sim->p.rate = 0;
+	sim->p.burst = 0;
+	ddl_params_derive(&sim->p);
+	ddl_reconfigure(s, &old, &sim->p, DDL_P_T0 + 700);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 600ULL);
+	for (i = 0; i < 10; i++) {
+		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p,
+						       DDL_P_T0 + 800));
+		ddl_psim_send(sim, 0, 65536, DDL_P_T0 + 800);
+	}
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 600ULL);
+	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+}
+
+/*
+ * A queue emptied while held (reset, purge): the time held ends there, no
+ * packet counts as paced, and a later hold is a new one.  Without a hold,
+ * releasing changes nothing.
+ */
+static void ddl_pace_release_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sched *s = &sim->s;
+	u64 next;
+
+	sim->p.rate = DDL_KBIT(1);
+	sim->p.burst = 1;
+	ddl_params_derive(&sim->p);
+	ddl_activate(s, 0, DDL_P_T0);
+	ddl_pace_release(s, DDL_P_T0);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 0ULL);
+
+	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
+	next = s->pace_next;
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 100));
+	ddl_pace_release(s, DDL_P_T0 + 400);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
+	ddl_pace_release(s, DDL_P_T0 + 900);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
+
+	ddl_psim_send(sim, 0, 1500, next);
+	KUNIT_EXPECT_EQ(test, s->paced_pkts, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->paced_bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, next + 1000));
+	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
+	ddl_psim_send(sim, 0, 1500, s->pace_next);
+	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
+}
+
+static struct kunit_case ddl_pace_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_edt_single_packet_test, ddl_edt_gen_params),
+	KUNIT_CASE_PARAM(ddl_edt_no_bias_test, ddl_bias_gen_params),
+	KUNIT_CASE_PARAM(ddl_edt_idle_credit_test, ddl_credit_gen_params),
+	KUNIT_CASE_PARAM(ddl_edt_span_test, ddl_span_gen_params),
+	KUNIT_CASE_PARAM(ddl_params_derive_test, ddl_derive_gen_params),
+	KUNIT_CASE(ddl_params_auto_floor_test),
+	KUNIT_CASE(ddl_params_init_no_shaping_test),
+	KUNIT_CASE(ddl_pace_hold_accounting_test),
+	KUNIT_CASE_PARAM(ddl_pace_greedy_test, ddl_greedy_gen_params),
+	KUNIT_CASE(ddl_pace_no_rate_test),
+	KUNIT_CASE_PARAM(ddl_pace_new_rate_test, ddl_newrate_gen_params),
+	KUNIT_CASE(ddl_pace_other_change_keeps_hold_test),
+	KUNIT_CASE(ddl_pace_rate_off_test),
+	KUNIT_CASE(ddl_pace_release_test),
+	{}
+};
+
+static struct kunit_suite ddl_pace_test_suite = {
+	.name = "sch_ddl_pace",
+	.init = ddl_psim_init,
+	.exit = ddl_psim_exit,
+	.test_cases = ddl_pace_test_cases,
+};
+
+/* sch_ddl_predict: ddl_ewma() */
+
+struct ddl_ewma_case {
+	const char	*name;
+	u64		avg;
+	u64		sample;
+	u64		want;
+};
+
+static const struct ddl_ewma_case ddl_ewma_cases[] = {
+	{ "up_a_quarter", 0, 400, 100 },
+	{ "down_a_quarter", 400, 0, 300 },
+	{ "equal_stays", 777, 777, 777 },
+	{ "up_rounds_toward_avg", 1000, 1007, 1001 },
+	{ "down_rounds_toward_avg", 1007, 1000, 1006 },
+	{ "up_less_than_a_step", 1000, 1003, 1000 },
+	{ "down_less_than_a_step", 1003, 1000, 1003 },
+	{ "zero_to_u64_max", 0, U64_MAX, U64_MAX / 4 },
+	{ "u64_max_to_zero", U64_MAX, 0, U64_MAX - U64_MAX / 4 },
+	{ "half_to_u64_max", BIT_ULL(63), U64_MAX,
+	  BIT_ULL(63) + BIT_ULL(61) - 1 },
+	{ "u64_max_to_half", U64_MAX, BIT_ULL(63),
+	  U64_MAX - BIT_ULL(61) + 1 },
+	{ "near_max_up", U64_MAX - 4, U64_MAX, U64_MAX - 3 },
+	{ "u64_max_stays", U64_MAX, U64_MAX, U64_MAX },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_ewma, ddl_ewma_cases, name);
+
+/* One step moves a quarter of the way, rounded toward the average. */
+static void ddl_ewma_step_test(struct kunit *test)
+{
+	const struct ddl_ewma_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ddl_ewma(c->avg, c->sample), c->want);
+}
+
+struct ddl_conv_case {
+	const char	*name;
+	u64		start;
+	u64		sample;
+};
+
+static const struct ddl_conv_case ddl_conv_cases[] = {
+	{ "zero_to_100", 0, 100 },
+	{ "100_to_zero", 100, 0 },
+	{ "zero_to_100ms", 0, 100 * DDL_P_MS },
+	{ "zero_to_u64_max", 0, U64_MAX },
+	{ "u64_max_to_zero", U64_MAX, 0 },
+	{ "near_u64_max", U64_MAX - 1000000, U64_MAX },
+	{ "already_there", 5, 5 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_conv, ddl_conv_cases, name);
+
+/*
+ * A constant sample: the average moves monotonically toward it, never
+ * past it, and ends within one rounding step, 2^DDL_EWMA_SHIFT - 1.
+ */
+static void ddl_ewma_converges_test(struct kunit *test)
+{
+	const struct ddl_conv_case *c = test->param_value;
+	const u64 step = BIT_ULL(DDL_EWMA_SHIFT) - 1;
+	u64 avg = c->start, next;
+	bool up = c->sample >= c->start;
+	u32 i;
+
+	for (i = 0; i < 200; i++) {
+		next = ddl_ewma(avg, c->sample);
+		if (up) {
+			KUNIT_ASSERT_GE_MSG(test, next, avg, "step %u", i);
+			KUNIT_ASSERT_LE_MSG(test, next, c->sample, "step %u", i);
+		} else {
+			KUNIT_ASSERT_LE_MSG(test, next, avg, "step %u", i);
+			KUNIT_ASSERT_GE_MSG(test, next, c->sample, "step %u", i);
+		}
+		/* Each step takes at least a quarter of a large distance. */
+		if (up && c->sample - avg >= 4)
+			KUNIT_ASSERT_GE(test, next - avg, (c->sample - avg) / 4);
+		if (!up && avg - c->sample >= 4)
+			KUNIT_ASSERT_GE(test, avg - next, (avg - c->sample) / 4);
+		avg = next;
+	}
+	if (up)
+		KUNIT_EXPECT_LE(test, c->sample - avg, step);
+	else
+		KUNIT_EXPECT_LE(test, avg - c->sample, step);
+}
+
+/* sch_ddl_predict: burst detection and learning */
+
+/*
+ * Job @idx receives @bytes at @t and sends them at once in packets of up
+ * to DDL_P_PKT, one per us; its queue is empty at the end.  Returns what
+ * ddl_burst_start() said.
+ */
+static bool ddl_psim_burst(struct ddl_psim *sim, u32 idx, u64 t, u64 bytes)
+{
+	struct kunit *test = sim->test;
+	enum ddl_reason reason;
+	bool started;
+	u32 len;
+
+	ddl_activate(&sim->s, idx, t);
+	started = ddl_burst_start(&sim->s, &sim->p, idx, t);
+	do {
+		len = min_t(u64, bytes, DDL_P_PKT);
+		KUNIT_ASSERT_EQ(test, ddl_pick(&sim->s, &sim->p, t, &reason),
+				idx);
+		ddl_served(&sim->s, &sim->p, idx, reason, len, t);
+		bytes -= len;
+		t += DDL_P_US;
+	} while (bytes);
+	ddl_deactivate(&sim->s, idx, t);
+	sim->now = t;
+	return started;
+}
+
+/* Advance the clock to @to in steps of @step, checking the lead windows. */
+static void ddl_psim_tick(struct ddl_psim *sim, u64 to, u64 step)
+{
+	u64 t = sim->now;
+
+	while (t < to) {
+		t = min(t + step, to);
+		ddl_window(&sim->s, &sim->p, t);
+	}
+	sim->now = to;
+}
+
+/* A configuration that predicts: lead @lead_us, a target, short yield. */
+static void ddl_psim_predict(struct ddl_psim *sim, u32 lead_us)
+{
+	sim->p.lead_us = lead_us;
+	sim->p.target = DDL_P_TARGET;
+	ddl_params_derive(&sim->p);
+}
+
+/* @n bursts of job @idx at @t, @t + @period ...; returns the last time. */
+static u64 ddl_psim_periodic(struct ddl_psim *sim, u32 idx, u64 t,
+			     u64 period, u32 n, u64 bytes)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++, t += period) {
+		ddl_psim_tick(sim, t, DDL_P_MS);
+		KUNIT_EXPECT_TRUE_MSG(sim->test,
+				      ddl_psim_burst(sim, idx, t, bytes),
+				      "burst %u", i);
+	}
+	return t - period;
+}
+
+struct ddl_learn_case {
+	const char	*name;
+	u64		period;
+	u64		bytes;
+	u64		jitter;		/* intervals off by up to this */
+	u64		bytes_jitter;
+};
+
+static const struct ddl_learn_case ddl_learn_cases[] = {
+	{ "100ms_30000B", 100 * DDL_P_MS, 30000, 0, 0 },
+	{ "100ms_1B", 100 * DDL_P_MS, 1, 0, 0 },
+	{ "100ms_1MB", 100 * DDL_P_MS, 1000000, 0, 0 },
+	{ "20ms_50000B", 20 * DDL_P_MS, 50000, 0, 0 },
+	{ "100ms_jittered", 100 * DDL_P_MS, 30000, 2 * DDL_P_MS, 3000 },
+	{ "20ms_jittered", 20 * DDL_P_MS, 50000, 500 * DDL_P_US, 5000 },
+	{ "1s_jittered", DDL_P_SEC, 200000, 10 * DDL_P_MS, 20000 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_learn, ddl_learn_cases, name);
+
+static const int ddl_jitter_pattern[] = { 0, 1, -1, 1, 0, -1, 1, -1 };
+
+/*
+ * A periodic job: the period and burst size are learned, predicted turns
+ * on after three intervals (the fourth burst), not before.
+ */
+static void ddl_predict_learn_test(struct kunit *test)
+{
+	const struct ddl_learn_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_cls *cls = &sim->s.cls[2];
+	u64 t = DDL_P_T0, bytes;
+	u32 i;
+	int j;
+
+	ddl_params_derive(&sim->p);
+	for (i = 0; i < 30; i++) {
+		j = ddl_jitter_pattern[i % ARRAY_SIZE(ddl_jitter_pattern)];
+		bytes = c->bytes + j * (s64)c->bytes_jitter;
+		KUNIT_EXPECT_TRUE_MSG(test, ddl_psim_burst(sim, 2, t, bytes),
+				      "burst %u", i);
+		KUNIT_EXPECT_EQ(test, cls->bursts, (u64)i + 1);
+		KUNIT_EXPECT_EQ_MSG(test, cls->predicted, i >= 3, "burst %u", i);
+		if (!c->jitter && i >= 1)
+			KUNIT_EXPECT_EQ_MSG(test, cls->period, c->period,
+					    "burst %u", i);
+		if (!c->bytes_jitter && i >= 1)
+			KUNIT_EXPECT_EQ_MSG(test, cls->burst_avg, c->bytes,
+					    "burst %u", i);
+		j = ddl_jitter_pattern[(i + 3) % ARRAY_SIZE(ddl_jitter_pattern)];
+		t += c->period + j * (s64)c->jitter;
+	}
+	KUNIT_EXPECT_TRUE(test, cls->predicted);
+	KUNIT_EXPECT_LE(test, cls->period, c->period + c->jitter);
+	KUNIT_EXPECT_GE(test, cls->period, c->period - c->jitter);
+	KUNIT_EXPECT_LE(test, cls->burst_avg, c->bytes + c->bytes_jitter);
+	KUNIT_EXPECT_GE(test, cls->burst_avg, c->bytes - c->bytes_jitter);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts, 30ULL);
+}
+
+struct ddl_gap_case {
+	const char	*name;
+	u32		yield_us;
+	u64		gap;		/* queue empty this long */
+	bool		burst;
+};
+
+static const struct ddl_gap_case ddl_gap_cases[] = {
+	{ "back_to_back", 1000, 0, false },
+	{ "yield_1ms_gap_999us", 1000, 999 * DDL_P_US, false },
+	{ "yield_1ms_gap_1ms_less_1ns", 1000, DDL_P_MS - 1, false },
+	{ "yield_1ms_gap_1ms", 1000, DDL_P_MS, true },
+	{ "yield_1ms_gap_1s", 1000, DDL_P_SEC, true },
+	{ "yield_5ms_gap_4999us", 5000, 4999 * DDL_P_US, false },
+	{ "yield_5ms_gap_5ms", 5000, 5 * DDL_P_MS, true },
+	{ "yield_100us_gap_99us", 100, 99 * DDL_P_US, false },
+	{ "yield_100us_gap_100us", 100, 100 * DDL_P_US, true },
+	{ "yield_off_gap_999us", 0, 999 * DDL_P_US, false },
+	{ "yield_off_gap_1ms", 0, DDL_P_MS, true },
+	{ "yield_off_gap_1h", 0, 3600 * DDL_P_SEC, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_gap, ddl_gap_cases, name);
+
+/*
+ * A job's first send is a burst; after that, only a send after its queue
+ * stayed empty for yield_us (1 ms with yield off) starts one.  Bytes sent
+ * without a new burst count to the running one.
+ */
+static void ddl_predict_gap_test(struct kunit *test)
+{
+	const struct ddl_gap_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_cls *cls = &sim->s.cls[1];
+
+	sim->p.yield_us = c->yield_us;
+	ddl_params_derive(&sim->p);
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, DDL_P_T0, 3000));
+	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->cur_bytes, 3000ULL);
+	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, sim->now + c->gap, 1500),
+			c->burst);
+	KUNIT_EXPECT_EQ(test, cls->bursts, c->burst ? 2ULL : 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts, c->burst ? 2ULL : 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->cur_bytes, c->burst ? 1500ULL : 4500ULL);
+}
+
+/*
+ * A burst made of many short sends, each after less than yield_us of
+ * empty queue, is one burst and its size is all of their bytes, however
+ * long it lasts.
+ */
+static void ddl_predict_sub_bursts_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_cls *cls = &sim->s.cls[0];
+	u64 t = DDL_P_T0;
+	u32 i;
+
+	ddl_params_derive(&sim->p);	/* yield 1 ms */
+	for (i = 0; i < 50; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ddl_psim_burst(sim, 0, t, 1500), !i,
+				    "send %u", i);
+		t = sim->now + 900 * DDL_P_US;
+	}
+	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, DDL_P_T0 + DDL_P_SEC,
+					       1500));
+	KUNIT_EXPECT_EQ(test, cls->burst_avg, 50ULL * 1500);
+	KUNIT_EXPECT_EQ(test, cls->period, DDL_P_SEC);
+}
+
+/*
+ * Each job's first send is a burst, at any time; the background class never
+ * starts one, even when it sends periodically.
+ */
+static void ddl_predict_first_and_background_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 8);
+	const u32 bg = DDL_BG(&sim->s);
+	u64 t = DDL_P_T0;
+	u32 i;
+
+	ddl_psim_predict(sim, 10000);
+	for (i = 0; i < 10; i++, t += 100 * DDL_P_MS) {
+		ddl_psim_tick(sim, t, DDL_P_MS);
+		KUNIT_EXPECT_FALSE_MSG(test, ddl_psim_burst(sim, bg, t, 30000),
+				       "background send %u", i);
+		KUNIT_EXPECT_EQ(test, ddl_lead_job(&sim->s), DDL_NONE);
+	}
+	KUNIT_EXPECT_EQ(test, sim->s.bursts, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[bg].bursts, 0ULL);
+	KUNIT_EXPECT_FALSE(test, sim->s.cls[bg].predicted);
+	KUNIT_EXPECT_TRUE(test, list_empty(&sim->s.periodic));
+
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 7, t, 1500));
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 3, sim->now, 1500));
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, sim->now, 1500));
+	KUNIT_EXPECT_EQ(test, sim->s.bursts, 3ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[7].bursts, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[3].bursts, 1ULL);
+	KUNIT_EXPECT_FALSE(test, sim->s.cls[3].predicted);
+}
+
+/* sch_ddl_predict: lead windows */
+
+struct ddl_window_case {
+	const char	*name;
+	u64		period;
+	u32		lead_us;
+	u32		target;
+	bool		armed;
+};
+
+static const struct ddl_window_case ddl_window_cases[] = {
+	{ "lead_10ms_period_100ms", 100 * DDL_P_MS, 10000, DDL_P_TARGET,
+	  true },
+	{ "lead_1ms_period_20ms", 20 * DDL_P_MS, 1000, DDL_P_TARGET, true },
+	{ "lead_49ms_period_100ms", 100 * DDL_P_MS, 49000, DDL_P_TARGET,
+	  true },
+	{ "lead_50ms_period_100ms_never", 100 * DDL_P_MS, 50000, DDL_P_TARGET,
+	  false },
+	{ "lead_80ms_period_100ms_never", 100 * DDL_P_MS, 80000, DDL_P_TARGET,
+	  false },
+	{ "lead_off_never", 100 * DDL_P_MS, 0, DDL_P_TARGET, false },
+	{ "no_target_never", 100 * DDL_P_MS, 10000, 0, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_window, ddl_window_cases, name);
+
+/*
+ * Once the period is trusted, a window opens lead_us before each predicted
+ * burst (not a ns earlier) and the burst inside it is a hit that closes
+ * it.  A period of at most 2 * lead, no lead or no target: never a window.
+ */
+static void ddl_predict_window_test(struct kunit *test)
+{
+	const struct ddl_window_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 lead = c->lead_us * DDL_P_US;
+	struct ddl_sched *s = &sim->s;
+	u64 t, open, tt;
+	u32 i, want;
+
+	sim->p.lead_us = c->lead_us;
+	sim->p.target = c->target;
+	ddl_params_derive(&sim->p);
+	t = ddl_psim_periodic(sim, 3, DDL_P_T0, c->period, 4, 30000);
+	KUNIT_ASSERT_TRUE(test, s->cls[3].predicted);
+	KUNIT_ASSERT_EQ(test, s->cls[3].period, c->period);
+
+	for (i = 0; i < 8; i++) {
+		open = t + c->period - lead;
+		/* Scan the whole period, then the edges exactly. */
+		for (tt = sim->now + DDL_P_MS; tt < open - 1; tt += DDL_P_MS) {
+			ddl_window(s, &sim->p, tt);
+			KUNIT_EXPECT_EQ_MSG(test, ddl_lead_job(s), DDL_NONE,
+					    "period %u at %llu", i, tt - t);
+		}
+		ddl_window(s, &sim->p, open - 1);
+		KUNIT_EXPECT_EQ_MSG(test, ddl_lead_job(s), DDL_NONE,
+				    "period %u, before open", i);
+		want = c->armed ? 3 : DDL_NONE;
+		for (tt = open; tt < t + c->period; tt += DDL_P_MS) {
+			ddl_window(s, &sim->p, tt);
+			KUNIT_EXPECT_EQ_MSG(test, ddl_lead_job(s), want,
+					    "period %u at %llu", i, tt - t);
+		}
+		ddl_window(s, &sim->p, t + c->period - 1);
+		KUNIT_EXPECT_EQ(test, ddl_lead_job(s), want);
+
+		t += c->period;
+		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 3, t, 30000));
+		KUNIT_EXPECT_EQ_MSG(test, ddl_lead_job(s), DDL_NONE,
+				    "period %u, after the burst", i);
+	}
+	KUNIT_EXPECT_EQ(test, s->pred_hits, c->armed ? 8ULL : 0ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[3].pred_hits, c->armed ? 8ULL : 0ULL);
+	KUNIT_EXPECT_EQ(test, s->leads, c->armed ? 8ULL : 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[3].pred_misses, 0ULL);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, sim->now), c->armed ? 8 * lead : 0);
+}
+
+/*
+ * The predicted burst never comes: the window closes lead_us after the
+ * predicted time, counts one miss and exactly 2 * lead of lead time, and
+ * no new window opens for the job until it sends again.
+ */
+static void ddl_predict_miss_bounded_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	u64 t, pred, tt;
+	u32 want;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 1, DDL_P_T0, period, 4, 30000);
+	pred = t + period;
+
+	for (tt = sim->now + 100 * DDL_P_US; tt < t + 10 * period;
+	     tt += 100 * DDL_P_US) {
+		ddl_window(s, &sim->p, tt);
+		want = tt >= pred - lead && tt < pred + lead ? 1 : DDL_NONE;
+		KUNIT_ASSERT_EQ_MSG(test, ddl_lead_job(s), want, "at %llu",
+				    tt - t);
+		KUNIT_ASSERT_LE(test, ddl_lead_ns(s, tt), 2 * lead);
+	}
+	sim->now = tt;
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[1].pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->leads, 1ULL);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, sim->now), 2 * lead);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
+
+	/* It comes back: a burst, but neither a hit nor another miss. */
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, sim->now, 30000));
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
+}
+
+/* Exactly at the edges: open at pred - lead, closed at pred + lead. */
+static void ddl_predict_miss_edges_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	u64 t, pred;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 2, DDL_P_T0, period, 4, 30000);
+	pred = t + period;
+
+	ddl_window(s, &sim->p, pred - lead - 1);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	ddl_window(s, &sim->p, pred - lead);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 2U);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, pred), lead);
+	ddl_window(s, &sim->p, pred + lead - 1);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 2U);
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+	ddl_window(s, &sim->p, pred + lead);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, pred + lead), 2 * lead);
+}
+
+/*
+ * A window checked only after it should have closed (nobody asked while it
+ * was open) still closes as a miss, and no other window is left open.
+ */
+static void ddl_predict_miss_unobserved_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	u64 t;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 0, DDL_P_T0, period, 4, 30000);
+	ddl_window(s, &sim->p, t + 5 * period);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
+}
+
+/*
+ * A burst that comes before its window opens is a miss: the window closes
+ * unopened and the next one is armed from this burst and the new period.
+ */
+static void ddl_predict_early_burst_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	struct ddl_cls *cls = &s->cls[1];
+	u64 t, open;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 1, DDL_P_T0, period, 4, 30000);
+	t += period - lead - DDL_P_MS;
+	ddl_psim_tick(sim, t - 1, 100 * DDL_P_US);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t, 30000));
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->leads, 0ULL);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, U64_MAX), 0ULL);
+	KUNIT_ASSERT_TRUE(test, cls->predicted);
+
+	open = t + cls->period - lead;
+	ddl_psim_tick(sim, open - 1, DDL_P_MS);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	ddl_window(s, &sim->p, open);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 1U);
+}
+
+/*
+ * A burst that comes after its window should have closed, nobody having
+ * called ddl_window() since: that window is one miss, not a hit, and the
+ * next window is armed from this burst.
+ */
+static void ddl_predict_late_burst_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	struct ddl_cls *cls = &s->cls[1];
+	u64 t, open;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 1, DDL_P_T0, period, 4, 30000);
+	t += period + lead + 5 * DDL_P_MS;
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t, 30000));
+	KUNIT_ASSERT_TRUE(test, cls->predicted);
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
+	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
+
+	open = t + cls->period - lead;
+	ddl_psim_tick(sim, open - 1, DDL_P_MS);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	ddl_window(s, &sim->p, open);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 1U);
+}
+
+/*
+ * The period changes from 100 ms to 200 ms: after a bounded number of
+ * bursts without a hit (the old window misses, then the period is not
+ * trusted while it moves), the new period is learned and every burst hits
+ * again.
+ */
+static void ddl_predict_period_change_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 lead = 10 * DDL_P_MS, p2 = 200 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	struct ddl_cls *cls = &s->cls[3];
+	u32 i, misses = 0, first_hit = 0, hits;
+	u64 t, before;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 3, DDL_P_T0, 100 * DDL_P_MS, 8, 30000);
+	KUNIT_ASSERT_EQ(test, s->pred_hits, 4ULL);
+	KUNIT_ASSERT_EQ(test, s->pred_misses, 0ULL);
+
+	for (i = 1; i <= 30; i++) {
+		t += p2;
+		ddl_psim_tick(sim, t, DDL_P_MS);
+		before = cls->pred_hits;
+		KUNIT_ASSERT_TRUE(test, ddl_psim_burst(sim, 3, t, 30000));
+		if (cls->pred_hits == before) {
+			misses++;
+			KUNIT_EXPECT_EQ_MSG(test, first_hit, 0U,
+					    "burst %u missed after a hit", i);
+		} else if (!first_hit) {
+			first_hit = i;
+		}
+	}
+	/* Measured: 9 bursts without a hit (gain 1/4, steady at 1/8). */
+	KUNIT_EXPECT_GT(test, first_hit, 0U);
+	KUNIT_EXPECT_LE(test, misses, 12U);
+	KUNIT_EXPECT_LE(test, cls->pred_misses, 3ULL);
+	KUNIT_EXPECT_TRUE(test, cls->predicted);
+	KUNIT_EXPECT_LE(test, cls->period, p2 + p2 / 100);
+	KUNIT_EXPECT_GE(test, cls->period, p2 - p2 / 100);
+	/* Lead time: 2 * lead at most per window, hit or miss. */
+	hits = cls->pred_hits;
+	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, sim->now),
+			(hits + cls->pred_misses) * 2 * lead);
+}
+
+struct ddl_change_case {
+	const char	*name;
+	u64		p1;		/* learned period */
+	u64		p2;		/* the next interval */
+	bool		restart;
+};
+
+static const struct ddl_change_case ddl_change_cases[] = {
+	{ "longer_by_half", 100 * DDL_P_MS, 150 * DDL_P_MS, false },
+	{ "longer_by_more_than_half", 100 * DDL_P_MS, 150 * DDL_P_MS + 1,
+	  true },
+	{ "triple", 100 * DDL_P_MS, 300 * DDL_P_MS, true },
+	{ "shorter_by_half", 100 * DDL_P_MS, 50 * DDL_P_MS, false },
+	{ "shorter_by_more_than_half", 100 * DDL_P_MS, 50 * DDL_P_MS - 1,
+	  true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_change, ddl_change_cases, name);
+
+/*
+ * An interval more than half a period away from the learned one restarts
+ * learning from it: that interval is the period and three intervals are
+ * needed again.  Up to half a period away, it is averaged in (gain 1/4).
+ */
+static void ddl_predict_restart_test(struct kunit *test)
+{
+	const struct ddl_change_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_cls *cls = &sim->s.cls[2];
+	u64 t;
+	u32 i;
+
+	ddl_params_derive(&sim->p);
+	t = ddl_psim_periodic(sim, 2, DDL_P_T0, c->p1, 6, 30000);
+	KUNIT_ASSERT_TRUE(test, cls->predicted);
+	KUNIT_ASSERT_EQ(test, cls->period, c->p1);
+
+	t += c->p2;
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t, 30000));
+	if (!c->restart) {
+		KUNIT_EXPECT_EQ(test, cls->period, c->p2 > c->p1 ?
+				c->p1 + (c->p2 - c->p1) / 4 :
+				c->p1 - (c->p1 - c->p2) / 4);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, cls->period, c->p2);
+	KUNIT_EXPECT_FALSE(test, cls->predicted);
+	for (i = 2; i <= 3; i++) {
+		t += c->p2;
+		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t, 30000));
+		KUNIT_EXPECT_EQ(test, cls->period, c->p2);
+		KUNIT_EXPECT_EQ_MSG(test, cls->predicted, i == 3,
+				    "interval %u", i);
+	}
+}
+
+struct ddl_pause_case {
+	const char	*name;
+	u32		bursts;		/* before; 4 and more: predicted */
+	u64		offset;		/* of the next send after the last burst */
+	bool		burst;
+};
+
+static const struct ddl_pause_case ddl_pause_cases[] = {
+	{ "predicted_2ms_later", 4, 2 * DDL_P_MS, false },
+	{ "predicted_quarter_period_less_1ns", 4, 25 * DDL_P_MS - 1, false },
+	{ "predicted_quarter_period", 4, 25 * DDL_P_MS, true },
+	{ "not_predicted_2ms_later", 3, 2 * DDL_P_MS, true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_pause, ddl_pause_cases, name);
+
+/*
+ * A job with a steady period that sends again within a quarter period of
+ * its last burst start paused in that burst: no new burst, its bytes count
+ * to the running one, and the prediction and its window stay.  A job not
+ * yet predicted starts a burst after the usual gap.
+ */
+static void ddl_predict_pause_test(struct kunit *test)
+{
+	const struct ddl_pause_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	struct ddl_cls *cls = &s->cls[1];
+	u64 t;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 1, DDL_P_T0, period, c->bursts, 30000);
+	KUNIT_ASSERT_EQ(test, cls->predicted, c->bursts >= 4);
+	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, t + c->offset, 1500),
+			c->burst);
+	KUNIT_EXPECT_EQ(test, cls->bursts, (u64)c->bursts + c->burst);
+	if (c->burst)
+		return;
+	KUNIT_EXPECT_EQ(test, cls->cur_bytes, 31500ULL);
+	KUNIT_EXPECT_TRUE(test, cls->predicted);
+	KUNIT_EXPECT_EQ(test, cls->period, period);
+	ddl_psim_tick(sim, t + period - lead, DDL_P_MS);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 1U);
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t + period, 30000));
+	KUNIT_EXPECT_EQ(test, cls->pred_hits, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->burst_avg, 30000ULL + 1500 / 4);
+}
+
+static const u32 ddl_aperiodic_ms[] = { 30, 170, 60, 250, 20, 140, 90, 310,
+					45, 200, 15, 120, 75, 280, 35, 180,
+					55, 230, 25, 160 };
+
+/* Bursts at irregular intervals are never predicted, so never a window. */
+static void ddl_predict_aperiodic_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sched *s = &sim->s;
+	u64 t = DDL_P_T0;
+	u32 i;
+
+	ddl_psim_predict(sim, 5000);
+	for (i = 0; i < ARRAY_SIZE(ddl_aperiodic_ms); i++) {
+		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
+		KUNIT_EXPECT_FALSE_MSG(test, s->cls[0].predicted, "burst %u",
+				       i);
+		t += ddl_aperiodic_ms[i] * DDL_P_MS;
+		while (sim->now + DDL_P_MS < t) {
+			ddl_psim_tick(sim, sim->now + DDL_P_MS, DDL_P_MS);
+			KUNIT_ASSERT_EQ(test, ddl_lead_job(s), DDL_NONE);
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, list_empty(&s->periodic));
+	KUNIT_EXPECT_EQ(test, s->leads, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+}
+
+struct ddl_maxp_case {
+	const char	*name;
+	u32		maxperiod_us;
+	u64		period;
+	bool		predicted;
+};
+
+static const struct ddl_maxp_case ddl_maxp_cases[] = {
+	{ "at_maxperiod", 150000, 150 * DDL_P_MS, true },
+	{ "above_maxperiod", 150000, 150 * DDL_P_MS + DDL_P_US, false },
+	{ "above_maxperiod_by_1ns", 150000, 150 * DDL_P_MS + 1, false },
+	{ "at_default_10s", DDL_MAXPERIOD_DEFAULT, 10 * DDL_P_SEC, true },
+	{ "above_default_10s", DDL_MAXPERIOD_DEFAULT, 10 * DDL_P_SEC + 1,
+	  false },
+	{ "at_min_1ms", DDL_MAXPERIOD_MIN, DDL_P_MS, true },
+	{ "above_max_60s", DDL_MAXPERIOD_MAX, 61 * DDL_P_SEC, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_maxp, ddl_maxp_cases, name);
+
+/* Intervals above maxperiod are not periodic. */
+static void ddl_predict_maxperiod_test(struct kunit *test)
+{
+	const struct ddl_maxp_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	u64 t = DDL_P_T0;
+	u32 i;
+
+	sim->p.yield_us = 100;
+	sim->p.maxperiod_us = c->maxperiod_us;
+	ddl_params_derive(&sim->p);
+	for (i = 0; i < 8; i++, t += c->period)
+		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t, 1500));
+	KUNIT_EXPECT_EQ(test, sim->s.cls[1].predicted, c->predicted);
+	KUNIT_EXPECT_EQ(test, list_empty(&sim->s.periodic), !c->predicted);
+}
+
+/*
+ * An interval above maxperiod resets learning: prediction stops at once
+ * and the period is learned afresh (not averaged with the old one), again
+ * trusted after three intervals.
+ */
+static void ddl_predict_maxperiod_reset_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_cls *cls = &sim->s.cls[0];
+	const u64 p2 = 60 * DDL_P_MS;
+	u64 t;
+	u32 i;
+
+	sim->p.maxperiod_us = 150000;
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 0, DDL_P_T0, 100 * DDL_P_MS, 5, 30000);
+	KUNIT_ASSERT_TRUE(test, cls->predicted);
+
+	t += 151 * DDL_P_MS;
+	ddl_psim_tick(sim, t, DDL_P_MS);
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
+	KUNIT_EXPECT_FALSE(test, cls->predicted);
+	KUNIT_EXPECT_TRUE(test, list_empty(&sim->s.periodic));
+	for (i = 1; i <= 3; i++) {
+		t += p2;
+		ddl_psim_tick(sim, t, DDL_P_MS);
+		KUNIT_EXPECT_EQ(test, ddl_lead_job(&sim->s), DDL_NONE);
+		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
+		KUNIT_EXPECT_EQ_MSG(test, cls->period, p2, "interval %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, cls->predicted, i == 3, "interval %u",
+				    i);
+	}
+}
+
+struct ddl_two_case {
+	const char	*name;
+	u64		offset;		/* of job 1's bursts after job 0's */
+};
+
+static const struct ddl_two_case ddl_two_cases[] = {
+	{ "offset_30ms", 30 * DDL_P_MS },
+	{ "offset_5ms_windows_overlap", 5 * DDL_P_MS },
+	{ "offset_50ms", 50 * DDL_P_MS },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_two, ddl_two_cases, name);
+
+/*
+ * Two periodic jobs out of phase: each burst arms the earliest next
+ * prediction, so after learning every burst of both jobs is a hit.
+ */
+static void ddl_predict_two_jobs_test(struct kunit *test)
+{
+	const struct ddl_two_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	u64 t = DDL_P_T0;
+	u32 i;
+
+	ddl_psim_predict(sim, 10000);
+	for (i = 0; i < 12; i++, t += period) {
+		ddl_psim_tick(sim, t, DDL_P_MS);
+		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
+		ddl_psim_tick(sim, t + c->offset, DDL_P_MS);
+		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t + c->offset,
+						       30000));
+	}
+	/* Bursts 5 .. 12 of each: the 4th made the period trusted. */
+	KUNIT_EXPECT_EQ(test, s->cls[0].pred_hits, 8ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[1].pred_hits, 8ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_hits, 16ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+}
+
+/*
+ * A new lead time closes an open window at once; the learned period is
+ * kept, so the window after the next burst opens at the new lead.  The
+ * closed window is not a miss.
+ */
+static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS, lead2 = 5 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	struct ddl_params old;
+	u64 t;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 2, DDL_P_T0, period, 6, 30000);
+	ddl_psim_tick(sim, t + period - 5 * DDL_P_MS, DDL_P_MS);
+	KUNIT_ASSERT_EQ(test, ddl_lead_job(s), 2U);
+
+	old = sim->p;
+	sim->p.lead_us = 5000;
+	ddl_params_derive(&sim->p);
+	ddl_reconfigure(s, &old, &sim->p, sim->now);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	KUNIT_EXPECT_TRUE(test, s->cls[2].predicted);
+	KUNIT_EXPECT_EQ(test, s->cls[2].period, period);
+
+	t += period;
+	ddl_psim_tick(sim, t, DDL_P_MS);
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t, 30000));
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+
+	ddl_psim_tick(sim, t + period - lead2 - 1, DDL_P_MS);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	ddl_window(s, &sim->p, t + period - lead2);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 2U);
+	sim->now = t + period - lead2;
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t + period, 30000));
+	KUNIT_EXPECT_EQ(test, s->cls[2].pred_hits, 3ULL);
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+}
+
+static struct kunit_case ddl_predict_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_ewma_step_test, ddl_ewma_gen_params),
+	KUNIT_CASE_PARAM(ddl_ewma_converges_test, ddl_conv_gen_params),
+	KUNIT_CASE_PARAM(ddl_predict_learn_test, ddl_learn_gen_params),
+	KUNIT_CASE_PARAM(ddl_predict_gap_test, ddl_gap_gen_params),
+	KUNIT_CASE(ddl_predict_sub_bursts_test),
+	KUNIT_CASE(ddl_predict_first_and_background_test),
+	KUNIT_CASE_PARAM(ddl_predict_window_test, ddl_window_gen_params),
+	KUNIT_CASE(ddl_predict_miss_bounded_test),
+	KUNIT_CASE(ddl_predict_miss_edges_test),
+	KUNIT_CASE(ddl_predict_miss_unobserved_test),
+	KUNIT_CASE(ddl_predict_early_burst_test),
+	KUNIT_CASE(ddl_predict_late_burst_test),
+	KUNIT_CASE(ddl_predict_period_change_test),
+	KUNIT_CASE_PARAM(ddl_predict_restart_test, ddl_change_gen_params),
+	KUNIT_CASE_PARAM(ddl_predict_pause_test, ddl_pause_gen_params),
+	KUNIT_CASE(ddl_predict_aperiodic_test),
+	KUNIT_CASE_PARAM(ddl_predict_maxperiod_test, ddl_maxp_gen_params),
+	KUNIT_CASE(ddl_predict_maxperiod_reset_test),
+	KUNIT_CASE_PARAM(ddl_predict_two_jobs_test, ddl_two_gen_params),
+	KUNIT_CASE(ddl_predict_reconfigure_keeps_period_test),
+	{}
+};
+
+static struct kunit_suite ddl_predict_test_suite = {
+	.name = "sch_ddl_predict",
+	.init = ddl_psim_init,
+	.exit = ddl_psim_exit,
+	.test_cases = ddl_predict_test_cases,
+};
+
+/* sch_ddl_aqm: ddl_aqm() */
+
+/* Without a target nothing is ever signalled, whatever the queue. */
+static void ddl_aqm_no_target_test(struct kunit *test)
+{
+	static const u64 others[] = { 0, 1, 1000000, U32_MAX };
+	static const u32 lens[] = { 1, DDL_P_PKT, 65536 };
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	u32 i, j;
+	u64 t;
+
+	sim->p.interval_us = DDL_INTERVAL_MIN;
+	ddl_params_derive(&sim->p);
+	for (i = 0; i < ARRAY_SIZE(others); i++)
+		for (j = 0; j < ARRAY_SIZE(lens); j++)
+			for (t = DDL_P_T0; t < DDL_P_T0 + 100 * DDL_P_MS;
+			     t += 50 * DDL_P_US)
+				KUNIT_EXPECT_EQ(test,
+						ddl_aqm(&sim->s, &sim->p,
+							others[i], lens[j], t),
+						DDL_SIG_NONE);
+}
+
+struct ddl_below_case {
+	const char	*name;
+	u64		rate;
+	u32		target;
+	u32		target_us;
+	u32		len;
+	s64		delta;		/* other + len = target_bytes + delta */
+};
+
+static const struct ddl_below_case ddl_below_cases[] = {
+	{ "empty", 0, DDL_P_TARGET, 0, DDL_P_PKT,
+	  (s64)DDL_P_PKT - DDL_P_TARGET },
+	{ "one_below", 0, DDL_P_TARGET, 0, DDL_P_PKT, -1 },
+	{ "at_target", 0, DDL_P_TARGET, 0, DDL_P_PKT, 0 },
+	{ "one_packet_of_target_size", 0, DDL_P_TARGET, 0, DDL_P_TARGET, 0 },
+	{ "time_target_at_1Gbit_one_below", DDL_GBIT(1), 0, 5000, 65536, -1 },
+	{ "time_target_at_1Gbit_at", DDL_GBIT(1), 0, 5000, 65536, 0 },
+	{ "target_one_byte_at", 0, 1, 0, 1, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_below, ddl_below_cases, name);
+
+/*
+ * A packet that leaves the queue at or below the target is never
+ * signalled, however long the queue stays there.
+ */
+static void ddl_aqm_at_or_below_test(struct kunit *test)
+{
+	const struct ddl_below_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	u64 t, other;
+
+	sim->p.rate = c->rate;
+	sim->p.target = c->target;
+	sim->p.target_us = c->target_us;
+	ddl_params_derive(&sim->p);
+	KUNIT_ASSERT_GT(test, sim->p.target_bytes, 0ULL);
+	other = sim->p.target_bytes + c->delta - c->len;
+	for (t = DDL_P_T0; t < DDL_P_T0 + 100 * DDL_P_MS; t += DDL_P_MS)
+		KUNIT_EXPECT_EQ(test,
+				ddl_aqm(&sim->s, &sim->p, other, c->len, t),
+				DDL_SIG_NONE);
+}
+
+struct ddl_above_case {
+	const char	*name;
+	u32		interval_us;
+	u64		steps[4];	/* call spacing, cycled */
+	u64		span;		/* above target this long */
+	u32		len;
+	u64		rate;
+	u32		target_us;
+};
+
+static const struct ddl_above_case ddl_above_cases[] = {
+	{ "10ms_every_1ms", 10000,
+	  { DDL_P_MS, DDL_P_MS, DDL_P_MS, DDL_P_MS }, 55 * DDL_P_MS,
+	  DDL_P_PKT },
+	{ "100us_every_10us", 100,
+	  { 10 * DDL_P_US, 10 * DDL_P_US, 10 * DDL_P_US, 10 * DDL_P_US },
+	  1050 * DDL_P_US, DDL_P_PKT },
+	{ "1ms_every_1ms", 1000,
+	  { DDL_P_MS, DDL_P_MS, DDL_P_MS, DDL_P_MS }, 20 * DDL_P_MS,
+	  DDL_P_PKT },
+	{ "1ms_every_3ms", 1000,
+	  { 3 * DDL_P_MS, 3 * DDL_P_MS, 3 * DDL_P_MS, 3 * DDL_P_MS },
+	  30 * DDL_P_MS, DDL_P_PKT },
+	{ "10ms_irregular", 10000,
+	  { 700 * DDL_P_US, 3 * DDL_P_MS, 1, 4100 * DDL_P_US },
+	  100 * DDL_P_MS, DDL_P_PKT },
+	{ "10s_every_100ms", 10000000,
+	  { 100 * DDL_P_MS, 100 * DDL_P_MS, 100 * DDL_P_MS, 100 * DDL_P_MS },
+	  35 * DDL_P_SEC, DDL_P_PKT },
+	{ "one_byte_packets", 10000,
+	  { DDL_P_MS, DDL_P_MS, DDL_P_MS, DDL_P_MS }, 55 * DDL_P_MS, 1 },
+	{ "time_target_10ms_every_1ms", 10000,
+	  { DDL_P_MS, DDL_P_MS, DDL_P_MS, DDL_P_MS }, 55 * DDL_P_MS,
+	  65536, DDL_GBIT(1), 5000 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_above, ddl_above_cases, name);
+
+/*
+ * Packets that take the queue above target (other + len, one byte over),
+ * outside a lead window: nothing until the queue has stayed above for
+ * interval_us, then one signal, then one per interval_us while it stays
+ * above: a call is signalled exactly when it has been above for an
+ * interval and the last signal is an interval old.
+ */
+static void ddl_aqm_interval_test(struct kunit *test)
+{
+	const struct ddl_above_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 interval = c->interval_us * DDL_P_US, t0 = DDL_P_T0;
+	u64 t = t0, last = 0, signals = 0, other;
+	enum ddl_signal sig, want;
+	bool signalled = false;
+	u32 k = 0;
+
+	sim->p.interval_us = c->interval_us;
+	sim->p.rate = c->rate;
+	sim->p.target_us = c->target_us;
+	sim->p.target = c->target_us ? 0 : DDL_P_TARGET;
+	ddl_params_derive(&sim->p);
+	other = sim->p.target_bytes + 1 - c->len;
+
+	for (t = t0; t <= t0 + c->span; t += c->steps[k++ % 4]) {
+		want = t - t0 >= interval &&
+		       (!signalled || t - last >= interval) ?
+		       DDL_SIG_TARGET : DDL_SIG_NONE;
+		sig = ddl_aqm(&sim->s, &sim->p, other, c->len, t);
+		KUNIT_EXPECT_EQ_MSG(test, sig, want, "at %llu ns", t - t0);
+		if (sig == DDL_SIG_TARGET) {
+			signalled = true;
+			last = t;
+			signals++;
+		}
+	}
+	/* Never more than one per interval. */
+	KUNIT_EXPECT_LE(test, signals, div64_u64(c->span, interval));
+	KUNIT_EXPECT_GT(test, signals, 0ULL);
+}
+
+struct ddl_reset_case {
+	const char	*name;
+	u64		drop;		/* below: other + len = target + 1 - drop */
+};
+
+static const struct ddl_reset_case ddl_reset_cases[] = {
+	{ "to_target", 1 },
+	{ "to_one_below", 2 },
+	{ "to_one_packet", DDL_P_TARGET + 1 - DDL_P_PKT },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_reset, ddl_reset_cases, name);
+
+/*
+ * Dropping to or below the target resets the control: going above again
+ * starts a new interval, whether or not a signal was given before.
+ */
+static void ddl_aqm_reset_test(struct kunit *test)
+{
+	const struct ddl_reset_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT, below = above - c->drop;
+	const u64 interval = 10 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	const struct ddl_params *p = &sim->p;
+	u64 t = DDL_P_T0, t1;
+
+	sim->p.target = DDL_P_TARGET;
+	ddl_params_derive(&sim->p);
+
+	/* Above for just under an interval, then down: nothing. */
+	for (; t < DDL_P_T0 + interval; t += DDL_P_MS)
+		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
+				DDL_SIG_NONE);
+	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, below, DDL_P_PKT, t),
+			DDL_SIG_NONE);
+
+	/* Above again: a full interval from now. */
+	t1 = t + DDL_P_MS;
+	for (t = t1; t < t1 + interval; t += DDL_P_MS)
+		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
+				DDL_SIG_NONE);
+	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
+			DDL_SIG_TARGET);
+
+	/* After a signal: down and up again, again a full interval. */
+	t = t1 + interval + DDL_P_MS;
+	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, below, DDL_P_PKT, t),
+			DDL_SIG_NONE);
+	t1 = t + 5 * interval;
+	for (t = t1; t < t1 + interval; t += DDL_P_MS)
+		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
+				DDL_SIG_NONE);
+	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
+			DDL_SIG_TARGET);
+}
+
+/*
+ * In an open lead window every packet that would take the queue above
+ * target is signalled DDL_SIG_LEAD, at once; one that would not, none.
+ * Outside the window, before it, after the hit that closes it and after a
+ * window that missed, never DDL_SIG_LEAD, and at most one signal per
+ * interval.
+ */
+static void ddl_aqm_lead_window_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
+	const u64 interval = DDL_INTERVAL_DEFAULT * DDL_P_US;
+	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT;
+	const u64 at = DDL_P_TARGET - DDL_P_PKT;
+	const struct ddl_params *p = &sim->p;
+	struct ddl_sched *s = &sim->s;
+	u64 t, tt, last = 0;
+	enum ddl_signal sig;
+	u32 n = 0, w;
+
+	ddl_psim_predict(sim, 10000);
+	t = ddl_psim_periodic(sim, 0, DDL_P_T0, period, 4, 30000);
+
+	for (w = 0; w < 2; w++) {
+		/* Before the window: at target, nothing. */
+		for (tt = sim->now + 100 * DDL_P_US; tt < t + period - lead;
+		     tt += 100 * DDL_P_US) {
+			ddl_window(s, p, tt);
+			KUNIT_ASSERT_EQ(test, ddl_aqm(s, p, at, DDL_P_PKT, tt),
+					DDL_SIG_NONE);
+		}
+		/* In it: every packet above target, at once. */
+		for (tt = t + period - lead; tt < t + period;
+		     tt += 100 * DDL_P_US) {
+			ddl_window(s, p, tt);
+			KUNIT_ASSERT_EQ(test, ddl_lead_job(s), 0U);
+			if (++n % 5) {
+				KUNIT_ASSERT_EQ(test,
+						ddl_aqm(s, p, above, DDL_P_PKT,
+							tt),
+						DDL_SIG_LEAD);
+			} else {
+				KUNIT_ASSERT_EQ(test,
+						ddl_aqm(s, p, at, DDL_P_PKT,
+							tt),
+						DDL_SIG_NONE);
+			}
+		}
+		sim->now = tt;
+		t += period;
+		if (!w)
+			KUNIT_EXPECT_TRUE(test,
+					  ddl_psim_burst(sim, 0, t, 30000));
+	}
+	/* The second window misses: LEAD until pred + lead, then never. */
+	for (tt = t; tt < t + lead; tt += 100 * DDL_P_US) {
+		ddl_window(s, p, tt);
+		KUNIT_ASSERT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, tt),
+				DDL_SIG_LEAD);
+	}
+	KUNIT_EXPECT_EQ(test, s->pred_hits, 1ULL);
+	for (tt = t + lead; tt < t + 5 * period; tt += 100 * DDL_P_US) {
+		ddl_window(s, p, tt);
+		sig = ddl_aqm(s, p, above, DDL_P_PKT, tt);
+		KUNIT_ASSERT_NE(test, sig, DDL_SIG_LEAD);
+		if (sig == DDL_SIG_TARGET) {
+			KUNIT_EXPECT_TRUE(test, !last || tt - last >= interval);
+			last = tt;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_NE(test, last, 0ULL);
+}
+
+static struct kunit_case ddl_aqm_test_cases[] = {
+	KUNIT_CASE(ddl_aqm_no_target_test),
+	KUNIT_CASE_PARAM(ddl_aqm_at_or_below_test, ddl_below_gen_params),
+	KUNIT_CASE_PARAM(ddl_aqm_interval_test, ddl_above_gen_params),
+	KUNIT_CASE_PARAM(ddl_aqm_reset_test, ddl_reset_gen_params),
+	KUNIT_CASE(ddl_aqm_lead_window_test),
+	{}
+};
+
+static struct kunit_suite ddl_aqm_test_suite = {
+	.name = "sch_ddl_aqm",
+	.init = ddl_psim_init,
+	.exit = ddl_psim_exit,
+	.test_cases = ddl_aqm_test_cases,
+};
+
+kunit_test_suites(&ddl_pace_test_suite, &ddl_predict_test_suite,
+		  &ddl_aqm_test_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests for sch_ddl shaping, prediction and AQM");

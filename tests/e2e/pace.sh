@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Shaping: the rate holds for UDP and for TCP with GSO packets, as root and
+# under mq; the watchdog is armed only while packets wait; a held queue
+# goes as soon as the rate is lifted; impossible settings are refused with
+# a message and the old configuration stays.
+. "$(dirname "$0")/../lib.sh"
+
+A=(ip netns exec ddl-a)
+B=(ip netns exec ddl-b)
+if [ "$DDL_DEBUG_KERNEL" = 1 ]; then
+	rates="2 6" tcprate=3 mqrate=2 secs=4
+else
+	rates="20 100" tcprate=50 mqrate=10 secs=3
+fi
+netns_pair
+
+# within NAME GOT_BPS WANT_MBIT PERCENT
+within() {
+	local lo hi
+	lo=$(( $3 * 1000000 * (100 - $4) / 100 ))
+	hi=$(( $3 * 1000000 * (100 + $4) / 100 ))
+	if [ "$2" -ge "$lo" ] && [ "$2" -le "$hi" ]; then
+		ok "$1: $2 bit/s within $4% of $3 Mbit/s"
+	else
+		fail "$1: $2 bit/s, want $3 Mbit/s +- $4%"
+	fi
+}
+# jf FIELD: a field of the JSON txrate.py printed, as an integer
+jf() { python3 -c 'import json,sys; print(int(json.load(sys.stdin)[sys.argv[1]]))' "$1"; }
+bps() { jf bps; }
+# a0_qlen_is N: the ddl on a0 holds N packets
+a0_qlen_is() { [ "$(qstat -n ddl-a a0 10: qlen)" = "$1" ]; }
+
+"${B[@]}" python3 "$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 9001 600 1000 \
+	>/dev/null &
+"${B[@]}" python3 "$TESTS_DIR/traffic.py" tcp-sink 198.18.0.2 7000 600 \
+	>/dev/null &
+sleep 1
+
+# UDP at each rate; the sender keeps the qdisc backlogged.
+run "ddl with a rate" "${A[@]}" tc qdisc add dev a0 root handle 10: ddl \
+	rate 1mbit
+DDL_SNDBUF=4000000 "${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood \
+	198.18.0.2 9001 5001 600 1400 >/dev/null &
+flood=$!
+for r in $rates; do
+	"${A[@]}" tc qdisc change dev a0 root handle 10: ddl rate ${r}mbit
+	sleep 1
+	got=$("${A[@]}" python3 "$TESTS_DIR/txrate.py" a0 "$secs" | bps)
+	within "UDP at rate ${r}mbit" "$got" "$r" 8
+done
+expect_ge "the shaper held packets back" "$(qstat -n ddl-a a0 10: paced_pkts)" 100
+expect_ge "throttled time counted" "$(qstat -n ddl-a a0 10: throttled_ns)" 1000000
+
+# A held queue leaves at once when the rate is lifted.
+"${A[@]}" tc qdisc change dev a0 root handle 10: ddl rate 1kbit
+sleep 1
+kill $flood 2>/dev/null
+wait $flood 2>/dev/null
+expect_ge "rate 1kbit: packets wait" "$(qstat -n ddl-a a0 10: qlen)" 10
+tl=$(cat /proc/timer_list)
+expect_match "the watchdog is armed while they wait" "$tl" "qdisc_watchdog"
+"${A[@]}" tc qdisc change dev a0 root handle 10: ddl rate unlimited
+if wait_for 10 a0_qlen_is 0; then
+	ok "rate unlimited: the queue drains at once"
+else
+	fail "rate unlimited: $(qstat -n ddl-a a0 10: qlen) packets still queued"
+fi
+
+# No busy timer: with the queue empty the watchdog is never armed.
+"${A[@]}" tc qdisc change dev a0 root handle 10: ddl rate 10mbit
+"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9001 5001 2 \
+	1400 >/dev/null
+wait_for 10 a0_qlen_is 0
+t0=$(qstat -n ddl-a a0 10: throttles)
+armed=0
+for _ in $(seq 20); do
+	grep -q qdisc_watchdog /proc/timer_list && armed=$(( armed + 1 ))
+	sleep 0.1
+done
+expect_ge "traffic was throttled" "$t0" 10
+expect_eq "empty queue: watchdog never armed in 20 looks over 2 s" "$armed" 0
+expect_eq "empty queue: no new throttles" \
+	"$(qstat -n ddl-a a0 10: throttles)" "$t0"
+
+# TCP: GSO packets are shaped by their full length.
+"${A[@]}" tc qdisc del dev a0 root
+"${A[@]}" ethtool -K a0 gso on tso on >/dev/null 2>&1
+"${A[@]}" tc qdisc add dev a0 root handle 10: ddl rate ${tcprate}mbit
+"${A[@]}" python3 "$TESTS_DIR/traffic.py" tcp-bulk 198.18.0.2 7000 \
+	$(( 2 * secs + 6 )) 4 >/dev/null &
+tcp=$!
+sleep 2
+# The shaper paces wire bytes (headers of every segment): the qdisc's
+# counter; the device counts a GSO packet's headers once.
+qtx=$("${A[@]}" python3 "$TESTS_DIR/txrate.py" -q 10: a0 "$secs")
+within "TCP at rate ${tcprate}mbit" "$(printf '%s' "$qtx" | bps)" "$tcprate" 8
+tx=$("${A[@]}" python3 "$TESTS_DIR/txrate.py" a0 1)
+wait $tcp
+# veth counts a GSO packet once: more than 1514 bytes per packet on average.
+bytes=$(printf '%s' "$tx" | jf bytes)
+pkts=$(printf '%s' "$tx" | jf packets)
+expect_ge "TCP sent GSO packets (average > 1514 bytes)" \
+	$(( bytes / (pkts > 0 ? pkts : 1) )) 1515
+
+# Under mq: each transmit queue has its own ddl and its own rate.
+ip link add m0 numtxqueues 2 numrxqueues 2 type veth peer name m1 \
+	numtxqueues 2 numrxqueues 2
+ip link set m0 netns ddl-a
+ip link set m1 netns ddl-b
+ip -n ddl-a addr add 198.19.0.1/24 dev m0
+ip -n ddl-b addr add 198.19.0.2/24 dev m1
+ip -n ddl-a link set m0 up
+ip -n ddl-b link set m1 up
+ip -n ddl-a neigh replace 198.19.0.2 dev m0 nud permanent \
+	lladdr "$(ip -n ddl-b -br link show m1 | awk '{print $3}')"
+"${A[@]}" tc qdisc add dev m0 root handle 1: mq
+for i in 1 2; do
+	run "ddl under mq, queue $i" "${A[@]}" tc qdisc add dev m0 \
+		parent 1:$i handle 2$i: ddl rate ${mqrate}mbit
+done
+# Each flow goes to the queue its mark chooses.
+"${A[@]}" tc qdisc add dev m0 clsact
+for i in 1 2; do
+	"${A[@]}" tc filter add dev m0 egress protocol ip prio $i \
+		handle $i fw action skbedit queue_mapping $(( i - 1 ))
+done
+"${B[@]}" python3 "$TESTS_DIR/traffic.py" udp-sink 198.19.0.2 9101,9102 \
+	$(( secs + 30 )) 1000 >/dev/null &
+sleep 1
+pids=()
+for i in 1 2; do
+	DDL_SNDBUF=4000000 DDL_MARK=$i "${A[@]}" python3 \
+		"$TESTS_DIR/traffic.py" udp-flood 198.19.0.2 910$i 610$i \
+		$(( secs + 3 )) 1400 >/dev/null &
+	pids+=($!)
+done
+sleep 2
+# The device's counters time the window; the children's split it.
+m0=$("${A[@]}" tc -s -j qdisc show dev m0)
+tx=$("${A[@]}" python3 "$TESTS_DIR/txrate.py" m0 "$secs")
+m1=$("${A[@]}" tc -s -j qdisc show dev m0)
+within "mq: both queues together at 2 x ${mqrate}mbit" \
+	"$(printf '%s' "$tx" | bps)" $(( 2 * mqrate )) 10
+d1=$(( $(sfield "$m1" 21: bytes) - $(sfield "$m0" 21: bytes) ))
+d2=$(( $(sfield "$m1" 22: bytes) - $(sfield "$m0" 22: bytes) ))
+share=$(( d1 * 100 / (d1 + d2 > 0 ? d1 + d2 : 1) ))
+expect_ge "mq: queue 1 sent 40..60% of the bytes ($share%)" 10 \
+	$(( share > 50 ? share - 50 : 50 - share ))
+wait "${pids[@]}"
+
+# Impossible settings: refused, with a message; the old settings stay.
+"${A[@]}" tc qdisc replace dev a0 root handle 10: ddl limit 100 rate 10mbit \
+	target 20000 lead 10ms
+before=$("${A[@]}" tc qdisc show dev a0)
+nl() { "${A[@]}" python3 "$TESTS_DIR/nlraw.py" a0 opts "$@"; }
+expect_match "rate 0 refused" "$(nl rate=0)" "rate must be positive"
+expect_match "rate below 1kbit refused" "$(nl rate=100)" "between 1kbit and 1Tbit"
+expect_match "target above limit x MTU refused" "$(nl target=200000)" \
+	"larger than the queue limit"
+expect_match "target in bytes and time refused" \
+	"$(nl target=1000 target_time=100)" "not both"
+expect_match "lead of half maxperiod refused" \
+	"$(nl lead=500000 maxperiod=1000000)" "shorter than half of maxperiod"
+expect_match "lead without a target refused" "$(nl target=0)" \
+	"lead needs a target"
+expect_match "time target without a rate refused" \
+	"$(nl rate=18446744073709551615 target_time=100)" "needs a rate"
+expect_match "burst without a rate refused" \
+	"$(nl rate=18446744073709551615 target=0 lead=0 burst=3000)" \
+	"burst needs a rate"
+expect_match "interval 0 refused" "$(nl interval=0)" "."
+expect_eq "refusals left the configuration alone" \
+	"$("${A[@]}" tc qdisc show dev a0)" "$before"
+expect_fail "tc: rate 0 refused with the kernel's message" \
+	"rate must be positive" "${A[@]}" tc qdisc change dev a0 root ddl rate 0
+expect_fail "tc: time target without a rate" "needs a rate" \
+	"${B[@]}" tc qdisc add dev b0 root ddl target 1ms
+expect_eq "still the same configuration" \
+	"$("${A[@]}" tc qdisc show dev a0)" "$before"
+run "rate unlimited, no target, no lead" "${A[@]}" tc qdisc change dev a0 \
+	root ddl rate unlimited target off lead 0
+expect_match "dump without a rate" "$("${A[@]}" tc qdisc show dev a0)" \
+	"target off"
+expect_eq "JSON: no rate" "$(qstat -n ddl-a a0 10: options.rate)" "missing"
+
+done_testing

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Burst prediction and the standing-queue target.  A steady background TCP
+# load shares a shaped link with a job that sends a burst every period.
+# With a lead time the queue the burst meets has drained to the target;
+# without, the gentle control (one signal per interval) leaves it well
+# above.  ECN-capable flows are marked CE instead of dropped.
+. "$(dirname "$0")/../lib.sh"
+
+T=$(mktemp -d)
+A=(ip netns exec ddl-a)
+B=(ip netns exec ddl-b)
+# The debug kernel (KASAN, one CPU) is ~20x slower: everything slower.
+# There a Python sender leaves gaps of milliseconds inside a burst: a
+# longer yield (the gap that ends a burst) keeps each burst whole.
+if [ "$DDL_DEBUG_KERNEL" = 1 ]; then
+	rate=8mbit target=15000 lead=400ms burst=20 period=2000 secs=30 step=100
+	interval=1s
+	gap="slice 200ms yield 50ms"
+else
+	rate=40mbit target=30000 lead=100ms burst=60 period=1000 secs=14 step=50
+	interval=200ms
+	gap=""
+fi
+netns_pair
+"${B[@]}" python3 "$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 9001 600 1000 \
+	>/dev/null &
+"${B[@]}" python3 "$TESTS_DIR/traffic.py" tcp-sink 198.18.0.2 7000 600 \
+	>/dev/null &
+sleep 1
+
+# scenario LEAD TCP_ECN ECN SECS: the job (DSCP 8, class 10:1) bursts
+# every period; TCP (DSCP 0) goes to the background class.  Leaves the
+# samples in $T/s.json and the final stats in $T/q.json and $T/c.json.
+scenario() {
+	"${A[@]}" tc qdisc del dev a0 root 2>/dev/null
+	"${A[@]}" sysctl -qw net.ipv4.tcp_ecn="$2"
+	run "ddl lead $1 $3" "${A[@]}" tc qdisc add dev a0 root handle 10: \
+		ddl jobs 4 key dscp rate $rate target $target interval $interval \
+		lead "$1" "$3" maxwait 10s $gap
+	"${A[@]}" python3 "$TESTS_DIR/traffic.py" tcp-bulk 198.18.0.2 7000 \
+		$(( $4 + 2 )) 2 >/dev/null &
+	local tcp=$!
+	sleep 1
+	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9001 \
+		5001 "$4" 1000 $burst $period 32 >/dev/null &
+	local job=$!
+	"${A[@]}" python3 "$TESTS_DIR/tcsample.py" a0 10: "$4" $step >"$T/s.json"
+	wait $job $tcp
+	"${A[@]}" tc -s -j qdisc show dev a0 >"$T/q.json"
+	cstats -n ddl-a a0 >"$T/c.json"
+}
+qf() { python3 "$TESTS_DIR/tcjson.py" 10: "$1" <"$T/q.json"; }
+cf() { python3 "$TESTS_DIR/tcjson.py" "$1" "$2" <"$T/c.json"; }
+pf() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+	"$T/p.json" "$1"; }
+
+# Without prediction.
+scenario 0 0 ecn $secs
+python3 "$TESTS_DIR/pace_check.py" "$T/s.json" 10:1 >"$T/p.json"
+echo "# lead 0: queue at burst starts $(pf values)"
+off_median=$(pf median)
+expect_ge "lead 0: bursts seen while the period was trusted" "$(pf n)" 4
+expect_eq "lead 0: no lead windows" "$(qf leads)" 0
+expect_ge "lead 0: the gentle control signalled" "$(qf aqm_drops)" 1
+expect_ge "lead 0: the queue at burst starts stays above target (median)" \
+	"$off_median" $(( target + 1 ))
+
+# With prediction.
+scenario $lead 0 ecn $secs
+python3 "$TESTS_DIR/pace_check.py" "$T/s.json" 10:1 >"$T/p.json"
+echo "# lead $lead: queue at burst starts $(pf values)"
+on_median=$(pf median)
+expect_ge "lead $lead: bursts seen while the period was trusted" "$(pf n)" 4
+below=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["values"]; print(sum(x <= int(sys.argv[2]) for x in v) * 100 // max(len(v), 1))' \
+	"$T/p.json" $target)
+expect_ge "lead $lead: >= 80% of predicted bursts met a queue <= target" \
+	"$below" 80
+expect_ge "lead $lead: median queue at burst start <= target" \
+	"$target" "$on_median"
+expect_ge "lead $lead: clearly below the median without (x1.5)" \
+	"$(( off_median * 2 ))" $(( on_median * 3 ))
+expect_ge "lead windows opened" "$(qf leads)" 4
+expect_ge "prediction hits" "$(qf pred_hits)" 4
+expect_ge "hits counted on the job" "$(cf 10:1 pred_hits)" 4
+expect_ge "at most 2 misses (the last window outlives the job)" 2 \
+	"$(qf pred_misses)"
+expect_ge "lead windows dropped background packets" "$(qf lead_drops)" 1
+expect_eq "TCP without ECN: no marks" "$(( $(qf lead_marks) + $(qf aqm_marks) ))" 0
+# off GOT WANT: how far GOT is from WANT, percent
+off() { echo $(( ($1 > $2 ? $1 - $2 : $2 - $1) * 100 / $2 )); }
+p=$(pf period_ns)
+expect_ge "learned period within 5% of ${period} ms (got $p ns)" \
+	5 "$(off "$p" $(( period * 1000000 )))"
+bb=$(pf burst_bytes)
+expect_ge "learned burst size within 15% of $burst x 1042 bytes (got $bb)" \
+	15 "$(off "$bb" $(( burst * 1042 )))"
+expect_eq "the job itself lost nothing" "$(cf 10:1 drops)" 0
+
+# ECN-capable background: CE marks instead of drops.
+scenario $lead 1 ecn $(( secs / 2 ))
+expect_ge "ECN: packets marked CE" "$(( $(qf lead_marks) + $(qf aqm_marks) ))" 1
+expect_ge "ECN: marks counted on the background class" "$(cf 10:ffff ce_marks)" 1
+expect_eq "ECN: nothing dropped" "$(qf drops)" 0
+scenario $lead 1 noecn $(( secs / 2 ))
+expect_eq "noecn: no marks" "$(( $(qf lead_marks) + $(qf aqm_marks) ))" 0
+expect_ge "noecn: drops instead" "$(( $(qf lead_drops) + $(qf aqm_drops) ))" 1
+
+rm -rf "$T"
+done_testing
