@@ -152,6 +152,33 @@ u32 ddl_bm_next(const struct ddl_sched *s, u32 from)
 	return idx != DDL_NONE ? idx : ddl_bm_find(s, 0);
 }
 
+/* Close the armed lead window (if any), adding its open time. */
+static void ddl_disarm(struct ddl_sched *s, u64 now)
+{
+	if (s->lead_active && now > s->lead_open)
+		s->lead_ns += min(now, s->lead_close) - s->lead_open;
+	s->lead_job = DDL_NONE;
+	s->lead_active = false;
+}
+
+/*
+ * A class changes owner (a new key): forget what was learned about the old
+ * owner's bursts and close its lead window.  Its counters stay.
+ */
+static void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
+{
+	c->samples = 0;
+	c->predicted = false;
+	c->period = 0;
+	c->mdev = 0;
+	c->burst_avg = 0;
+	c->cur_bytes = 0;
+	c->last_burst = now;
+	list_del_init(&c->periodic_node);
+	if (s->lead_job == c - s->cls)
+		ddl_disarm(s, now);
+}
+
 /* Key map */
 
 static u32 ddl_key_bucket(const struct ddl_sched *s, u32 key)
@@ -164,8 +191,10 @@ static bool ddl_is_bound(const struct ddl_sched *s, u32 idx)
 	return test_bit(idx, s->bound_bm);
 }
 
-static void ddl_key_map(struct ddl_sched *s, struct ddl_cls *c, u32 key)
+static void ddl_key_map(struct ddl_sched *s, struct ddl_cls *c, u32 key,
+			u64 now)
 {
+	ddl_predict_reset(s, c, now);
 	c->key = key;
 	c->keyed = true;
 	__set_bit(c - s->cls, s->keyed_bm);
@@ -275,6 +304,8 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 
 	s->green = idx;
 	s->green_since = now;
+	/* The protected class changed: the target control starts afresh. */
+	s->above = false;
 	if (idx == DDL_NONE)
 		return;
 
@@ -594,7 +625,7 @@ u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
 	idx = ddl_free_find(s);
 	if (idx != DDL_NONE) {
 		c = &s->cls[idx];
-		ddl_key_map(s, c, key);
+		ddl_key_map(s, c, key, now);
 		if (!c->backlogged) {
 			c->idle_since = now;
 			list_add_tail(&c->idle_node, &s->idle);
@@ -612,7 +643,7 @@ u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
 		if (now - c->idle_since < (u64)p->keyttl_ms * NSEC_PER_MSEC_U64)
 			break;
 		ddl_key_release(s, c);
-		ddl_key_map(s, c, key);
+		ddl_key_map(s, c, key, now);
 		c->idle_since = now;
 		list_add_tail(&c->idle_node, &s->idle);
 		s->key_recycled++;
@@ -756,6 +787,26 @@ void ddl_pace_release(struct ddl_sched *s, u64 now)
 	}
 }
 
+/**
+ * ddl_quiesce() - the qdisc was emptied (reset)
+ * @s: scheduler
+ * @now: current time, ns
+ *
+ * Ends a hold of the shaper, lets the next packet leave at once without
+ * idle credit, closes an open lead window and restarts the target control.
+ * Learned periods are kept.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_quiesce(struct ddl_sched *s, u64 now)
+{
+	ddl_pace_release(s, now);
+	s->pace_next = min(s->pace_next, now);
+	s->pace_rem = 0;
+	ddl_disarm(s, now);
+	s->above = false;
+}
+
 /* Burst prediction */
 
 /**
@@ -774,15 +825,6 @@ u64 ddl_ewma(u64 avg, u64 sample)
 	if (sample >= avg)
 		return avg + ((sample - avg) >> DDL_EWMA_SHIFT);
 	return avg - ((avg - sample) >> DDL_EWMA_SHIFT);
-}
-
-/* Close the armed lead window (if any), adding its open time. */
-static void ddl_disarm(struct ddl_sched *s, u64 now)
-{
-	if (s->lead_active && now > s->lead_open)
-		s->lead_ns += min(now, s->lead_close) - s->lead_open;
-	s->lead_job = DDL_NONE;
-	s->lead_active = false;
 }
 
 /*
@@ -981,6 +1023,24 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 }
 
 /**
+ * ddl_aqm_drained() - the unprotected backlog after a dequeue
+ * @s: scheduler
+ * @p: configuration
+ * @other: bytes queued outside the protected classes
+ *
+ * A queue that has drained to the target is no longer above it: the next
+ * arrival above target starts a new interval.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
+		     u64 other)
+{
+	if (other <= p->target_bytes)
+		s->above = false;
+}
+
+/**
  * ddl_aqm() - congestion signal for an arriving packet of an unprotected
  *	class
  * @s: scheduler
@@ -992,7 +1052,9 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  *
  * The queue is above target when @other + @len exceeds it.  Outside lead
  * windows the control is gentle: once the queue has stayed above target
- * for interval_us, one packet gets a signal, and then one per interval_us
+ * for interval_us (as seen at arrivals and at dequeues, see
+ * ddl_aqm_drained(); a change of green starts afresh), one packet gets a
+ * signal, and then one per interval_us
  * while it stays above.  In a lead window every packet that would take the
  * queue above target gets one, so that, with senders that back off (or
  * with drops), the queue is at most the target when the predicted burst
@@ -1058,7 +1120,8 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 	}
 
 	if (old->rate != p->rate || old->burst_ns != p->burst_ns) {
-		s->pace_next = 0;
+		/* The next packet may leave now, without idle credit. */
+		s->pace_next = min(s->pace_next, now);
 		s->pace_rem = 0;
 	}
 	if (!p->rate)

@@ -367,6 +367,7 @@ u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
 		 u64 burst_ns);
 bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now);
 void ddl_pace_release(struct ddl_sched *s, u64 now);
+void ddl_quiesce(struct ddl_sched *s, u64 now);
 u64 ddl_ewma(u64 avg, u64 sample);
 bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		     u64 now);
@@ -374,6 +375,8 @@ void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now);
 u32 ddl_lead_job(const struct ddl_sched *s);
 enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
 			u64 other, u32 len, u64 now);
+void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
+		     u64 other);
 u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
 
 #endif /* _DDL_CORE_H */

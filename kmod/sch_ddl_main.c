@@ -210,27 +210,40 @@ static u64 ddl_class_backlog(const struct ddl_sched_data *q, u32 idx)
 	return idx == DDL_NONE ? 0 : q->classes[idx].qstats.backlog;
 }
 
+/* Bytes queued outside the protected classes: green and the lead job. */
+static u64 ddl_other_backlog(const struct Qdisc *sch, u32 green, u32 lead)
+{
+	const struct ddl_sched_data *q = qdisc_priv(sch);
+	u64 other = sch->qstats.backlog - ddl_class_backlog(q, green);
+
+	if (lead != green)
+		other -= ddl_class_backlog(q, lead);
+	return other;
+}
+
 /*
  * Standing-queue control for @skb of class @idx.  Return true if the caller
- * must drop it; a CE mark is applied here.
+ * must drop it; a CE mark is applied here.  A packet of an empty class did
+ * not build the queue (an ACK, ARP, a new flow) and is left alone.  As in
+ * fq_codel, an ECN-capable packet is always marked, never dropped: a
+ * sender that ignores CE is bounded by the limit only.
  */
 static bool ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb, u32 idx,
 			   u64 now)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
 	u32 green = q->s.green, lead;
 	enum ddl_signal sig;
 	u64 other;
 
 	ddl_window(&q->s, &q->params, now);
 	lead = ddl_lead_job(&q->s);
-	if (idx == green || idx == lead)
+	if (idx == green || idx == lead || !q->classes[idx].q.qlen)
 		return false;
 
-	other = sch->qstats.backlog - ddl_class_backlog(q, green);
-	if (lead != green)
-		other -= ddl_class_backlog(q, lead);
-	sig = ddl_aqm(&q->s, &q->params, other, qdisc_pkt_len(skb), now);
+	other = ddl_other_backlog(sch, green, lead);
+	sig = ddl_aqm(&q->s, &q->params, other, len, now);
 	if (sig == DDL_SIG_NONE)
 		return false;
 
@@ -278,7 +291,9 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	if (q->params.target_bytes && ddl_signal_skb(sch, skb, idx, now)) {
 		cl->qstats.drops++;
-		return qdisc_drop(skb, sch, to_free);
+		qdisc_drop(skb, sch, to_free);
+		/* Congestion, as RED says it: the sender backs off. */
+		return NET_XMIT_CN;
 	}
 
 	__qdisc_enqueue_tail(skb, &cl->q);
@@ -315,6 +330,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 
 	now = ktime_get_ns();
 	if (ddl_pace_hold(&q->s, &q->params, now)) {
+		qdisc_qstats_overlimit(sch);
 		/* Late by up to half the burst: the burst credit absorbs it. */
 		qdisc_watchdog_schedule_range_ns(&q->watchdog, q->s.pace_next,
 						 min_t(u64, q->params.burst_ns / 2,
@@ -341,6 +357,10 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	sch->q.qlen--;
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
+	if (q->params.target_bytes)
+		ddl_aqm_drained(&q->s, &q->params,
+				ddl_other_backlog(sch, q->s.green,
+						  ddl_lead_job(&q->s)));
 	return skb;
 }
 
@@ -372,7 +392,7 @@ static void ddl_reset(struct Qdisc *sch)
 	struct ddl_sched_data *q = qdisc_priv(sch);
 
 	qdisc_watchdog_cancel(&q->watchdog);
-	ddl_pace_release(&q->s, ktime_get_ns());
+	ddl_quiesce(&q->s, ktime_get_ns());
 	ddl_purge(sch);
 	sch->q.qlen = 0;
 	sch->qstats.backlog = 0;
@@ -523,7 +543,7 @@ static void ddl_get_u32(u32 *v, struct nlattr *attr)
 
 /* The shaping, target and prediction options, on top of @p. */
 static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
-			  struct netlink_ext_ack *extack)
+			  bool create, struct netlink_ext_ack *extack)
 {
 	if (tb[TCA_DDL_RATE]) {
 		u64 rate = nla_get_u64(tb[TCA_DDL_RATE]);
@@ -535,6 +555,7 @@ static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
 		}
 		if (rate == TC_DDL_RATE_NONE) {
 			rate = 0;
+			p->burst = 0;	/* a burst belongs to its rate */
 		} else if (rate < DDL_RATE_MIN || rate > DDL_RATE_MAX) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_RATE],
 					    "rate must be between 1kbit and 1Tbit");
@@ -571,7 +592,10 @@ static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
 		return -EINVAL;
 	}
 	ddl_params_derive(p);
-	if (p->target_bytes > (u64)p->limit * mtu) {
+	/* Checked when one of its terms is set: the MTU may have changed. */
+	if ((create || tb[TCA_DDL_LIMIT] || tb[TCA_DDL_RATE] ||
+	     tb[TCA_DDL_TARGET] || tb[TCA_DDL_TARGET_TIME]) &&
+	    p->target_bytes > (u64)p->limit * mtu) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "The target is larger than the queue limit (limit x MTU bytes)");
 		return -EINVAL;
@@ -636,7 +660,7 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 		NL_SET_ERR_MSG_MOD(extack, "maxwait must be at least one slice");
 		return -EINVAL;
 	}
-	return ddl_parse_pace(p, tb, mtu, extack);
+	return ddl_parse_pace(p, tb, mtu, create, extack);
 }
 
 static void ddl_commit_params(struct ddl_params *dst,
@@ -810,6 +834,8 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->green = q->s.green == DDL_NONE ? 0 : q->s.green + 1;
 	qs->keys_mapped = q->s.keys_mapped;
 	now = ktime_get_ns();
+	/* Bring the lead window up to date: it moves only on arrivals. */
+	ddl_window(&q->s, &q->params, now);
 	qs->throttled_ns = q->s.throttled_ns;
 	if (q->s.throttled_since)
 		qs->throttled_ns += now - q->s.throttled_since;
@@ -827,7 +853,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->pred_misses = q->s.pred_misses;
 	qs->lead_job = ddl_lead_job(&q->s) == DDL_NONE ? 0 :
 		       ddl_lead_job(&q->s) + 1;
-	qs->target = min_t(u64, q->params.target_bytes, U32_MAX);
+	qs->target = q->params.target_bytes;
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));

@@ -689,8 +689,9 @@ KUNIT_ARRAY_PARAM_DESC(ddl_newrate, ddl_newrate_cases, name);
 
 /*
  * A new rate takes effect at the next packet, which may leave at once even
- * while the old rate held the queue back; the packets after it follow the
- * new rate (burst + one packet at once, then len / rate apart).
+ * while the old rate held the queue back, but without idle credit: a rate
+ * change is no licence for a burst.  The packets after it follow the new
+ * rate, len / rate apart.
  */
 static void ddl_pace_new_rate_test(struct kunit *test)
 {
@@ -721,7 +722,7 @@ static void ddl_pace_new_rate_test(struct kunit *test)
 		bytes += c->len;
 		KUNIT_ASSERT_LE(test, bytes, burst + c->len);
 	}
-	KUNIT_EXPECT_GT(test, bytes + c->len, burst);
+	KUNIT_EXPECT_EQ(test, bytes, (u64)c->len);
 	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
 	KUNIT_EXPECT_EQ(test, s->throttled_ns, 10ULL);
 
@@ -1696,6 +1697,46 @@ static void ddl_predict_two_jobs_test(struct kunit *test)
  * kept, so the window after the next burst opens at the new lead.  The
  * closed window is not a miss.
  */
+/*
+ * A class the key gives to a new owner forgets the old owner's period and
+ * its armed lead window: the new flow is not protected on the old one's
+ * schedule.
+ */
+static void ddl_predict_new_owner_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 1);
+	struct ddl_cls *cls = &sim->s.cls[0];
+	const u64 period = 100 * DDL_P_MS;
+	u64 t = DDL_P_T0;
+	u32 i;
+
+	sim->p.keyttl_ms = 0;
+	sim->p.target = DDL_P_TARGET;
+	sim->p.lead_us = 10000;
+	ddl_params_derive(&sim->p);
+
+	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 1000, t), 0U);
+	for (i = 0; i < 5; i++, t += period)
+		ddl_psim_burst(sim, 0, t, 4 * DDL_P_PKT);
+	KUNIT_ASSERT_TRUE(test, cls->predicted);
+	KUNIT_ASSERT_EQ(test, sim->s.lead_job, 0U);
+	KUNIT_ASSERT_FALSE(test, list_empty(&cls->periodic_node));
+
+	/* No class free: the idle one goes to key 2000 at once (keyttl 0). */
+	t = sim->now + DDL_P_MS;
+	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 2000, t), 0U);
+	KUNIT_EXPECT_EQ(test, sim->s.key_recycled, 1ULL);
+	KUNIT_EXPECT_FALSE(test, cls->predicted);
+	KUNIT_EXPECT_EQ(test, cls->samples, 0U);
+	KUNIT_EXPECT_EQ(test, cls->period, 0ULL);
+	KUNIT_EXPECT_TRUE(test, list_empty(&cls->periodic_node));
+	KUNIT_EXPECT_EQ(test, sim->s.lead_job, DDL_NONE);
+
+	/* Nothing opens at the old owner's next predicted burst. */
+	ddl_window(&sim->s, &sim->p, DDL_P_T0 + 5 * period - DDL_P_MS);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(&sim->s), DDL_NONE);
+}
+
 static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
 {
 	struct ddl_psim *sim = ddl_psim_new(test, 4);
@@ -1753,6 +1794,7 @@ static struct kunit_case ddl_predict_test_cases[] = {
 	KUNIT_CASE(ddl_predict_maxperiod_reset_test),
 	KUNIT_CASE_PARAM(ddl_predict_two_jobs_test, ddl_two_gen_params),
 	KUNIT_CASE(ddl_predict_reconfigure_keeps_period_test),
+	KUNIT_CASE(ddl_predict_new_owner_test),
 	{}
 };
 
@@ -1973,6 +2015,40 @@ static void ddl_aqm_reset_test(struct kunit *test)
  * window that missed, never DDL_SIG_LEAD, and at most one signal per
  * interval.
  */
+/*
+ * A dequeue that finds the queue drained to the target restarts the
+ * interval: an arrival above target right after waits a full interval.
+ */
+static void ddl_aqm_drained_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT;
+	const u64 interval = 10 * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	const struct ddl_params *p = &sim->p;
+	u64 t = DDL_P_T0, t1;
+
+	sim->p.target = DDL_P_TARGET;
+	ddl_params_derive(&sim->p);
+
+	for (; t < DDL_P_T0 + interval; t += DDL_P_MS)
+		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
+				DDL_SIG_NONE);
+	/* Drained between two arrivals; still above at a dequeue: no reset. */
+	ddl_aqm_drained(s, p, DDL_P_TARGET + 1);
+	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
+			DDL_SIG_TARGET);
+
+	t += 2 * interval;
+	ddl_aqm_drained(s, p, DDL_P_TARGET);
+	t1 = t;
+	for (; t < t1 + interval; t += DDL_P_MS)
+		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
+				DDL_SIG_NONE);
+	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
+			DDL_SIG_TARGET);
+}
+
 static void ddl_aqm_lead_window_test(struct kunit *test)
 {
 	struct ddl_psim *sim = ddl_psim_new(test, 4);
@@ -2046,6 +2122,7 @@ static struct kunit_case ddl_aqm_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_aqm_interval_test, ddl_above_gen_params),
 	KUNIT_CASE_PARAM(ddl_aqm_reset_test, ddl_reset_gen_params),
 	KUNIT_CASE(ddl_aqm_lead_window_test),
+	KUNIT_CASE(ddl_aqm_drained_test),
 	{}
 };
 

@@ -678,10 +678,15 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 	if (DDL_HAS(len, qdisc.target)) {
 		/* Bytes, also when the target was given as time. */
 		print_string(PRINT_FP, NULL, "%s", ddl_sep(&o));
-		print_uint(PRINT_JSON, "target", NULL, st->qdisc.target);
-		print_string(PRINT_FP, NULL, "target %s",
-			     st->qdisc.target ?
-			     sprint_size(st->qdisc.target, b1) : "off");
+		print_u64(PRINT_JSON, "target", NULL, st->qdisc.target);
+		if (!st->qdisc.target)
+			print_string(PRINT_FP, NULL, "target %s", "off");
+		else if (st->qdisc.target <= UINT32_MAX)
+			print_string(PRINT_FP, NULL, "target %s",
+				     sprint_size(st->qdisc.target, b1));
+		else
+			print_u64(PRINT_FP, NULL, "target %llub",
+				  st->qdisc.target);
 	}
 	DDL_CNT(&o, len, *st, qdisc, aqm_marks);
 	DDL_CNT(&o, len, *st, qdisc, aqm_drops);

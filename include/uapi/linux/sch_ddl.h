@@ -95,8 +95,8 @@ struct tc_ddl_qd_stats {
 	__u32	keys_mapped;	/* job classes holding a key */
 	/* Shaping */
 	__u64	throttled_ns;	/* time the shaper held a backlog back */
-	__u64	throttles;	/* times the shaper armed the watchdog */
-	__u64	paced_pkts;	/* packets the shaper held back */
+	__u64	throttles;	/* times the shaper began to hold the queue */
+	__u64	paced_pkts;	/* head packets that waited for the shaper */
 	__u64	paced_bytes;	/* ... and their bytes */
 	/* Standing-queue control (outside lead windows) */
 	__u64	aqm_marks;	/* packets marked CE: queue above target */
@@ -109,8 +109,9 @@ struct tc_ddl_qd_stats {
 	__u64	lead_drops;	/* packets dropped in a lead window */
 	__u64	pred_hits;	/* bursts that began inside their lead window */
 	__u64	pred_misses;	/* lead windows that closed without the burst */
+	__u64	target;		/* standing-queue target in force, bytes */
 	__u32	lead_job;	/* minor of the job whose lead window is open, 0 */
-	__u32	target;		/* standing-queue target in force, bytes */
+	__u32	pad;
 };
 
 /* Per-class counters (tc -s class show). */
