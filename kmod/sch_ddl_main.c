@@ -211,7 +211,7 @@ static u64 ddl_class_backlog(const struct ddl_sched_data *q, u32 idx)
 }
 
 /* Bytes queued outside the protected classes: green and the lead job. */
-static u64 ddl_other_backlog(const struct Qdisc *sch, u32 green, u32 lead)
+static u64 ddl_other_backlog(struct Qdisc *sch, u32 green, u32 lead)
 {
 	const struct ddl_sched_data *q = qdisc_priv(sch);
 	u64 other = sch->qstats.backlog - ddl_class_backlog(q, green);

@@ -1964,6 +1964,16 @@ static const struct ddl_reset_case ddl_reset_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(ddl_reset, ddl_reset_cases, name);
 
+/* ddl_aqm() stays silent for arrivals of @other bytes every ms in [@t, @end). */
+static void ddl_aqm_expect_quiet(struct kunit *test, struct ddl_sched *s,
+				 const struct ddl_params *p, u64 other, u64 t,
+				 u64 end)
+{
+	for (; t < end; t += DDL_P_MS)
+		KUNIT_EXPECT_EQ_MSG(test, ddl_aqm(s, p, other, DDL_P_PKT, t),
+				    DDL_SIG_NONE, "at %llu", t);
+}
+
 /*
  * Dropping to or below the target resets the control: going above again
  * starts a new interval, whether or not a signal was given before.
@@ -1982,17 +1992,14 @@ static void ddl_aqm_reset_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 
 	/* Above for just under an interval, then down: nothing. */
-	for (; t < DDL_P_T0 + interval; t += DDL_P_MS)
-		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
-				DDL_SIG_NONE);
+	ddl_aqm_expect_quiet(test, s, p, above, t, DDL_P_T0 + interval);
+	t = DDL_P_T0 + interval;
 	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, below, DDL_P_PKT, t),
 			DDL_SIG_NONE);
 
 	/* Above again: a full interval from now. */
 	t1 = t + DDL_P_MS;
-	for (t = t1; t < t1 + interval; t += DDL_P_MS)
-		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
-				DDL_SIG_NONE);
+	ddl_aqm_expect_quiet(test, s, p, above, t1, t1 + interval);
 	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
 			DDL_SIG_TARGET);
 
@@ -2001,20 +2008,11 @@ static void ddl_aqm_reset_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, below, DDL_P_PKT, t),
 			DDL_SIG_NONE);
 	t1 = t + 5 * interval;
-	for (t = t1; t < t1 + interval; t += DDL_P_MS)
-		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
-				DDL_SIG_NONE);
+	ddl_aqm_expect_quiet(test, s, p, above, t1, t1 + interval);
 	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
 			DDL_SIG_TARGET);
 }
 
-/*
- * In an open lead window every packet that would take the queue above
- * target is signalled DDL_SIG_LEAD, at once; one that would not, none.
- * Outside the window, before it, after the hit that closes it and after a
- * window that missed, never DDL_SIG_LEAD, and at most one signal per
- * interval.
- */
 /*
  * A dequeue that finds the queue drained to the target restarts the
  * interval: an arrival above target right after waits a full interval.
@@ -2031,9 +2029,8 @@ static void ddl_aqm_drained_test(struct kunit *test)
 	sim->p.target = DDL_P_TARGET;
 	ddl_params_derive(&sim->p);
 
-	for (; t < DDL_P_T0 + interval; t += DDL_P_MS)
-		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
-				DDL_SIG_NONE);
+	ddl_aqm_expect_quiet(test, s, p, above, t, DDL_P_T0 + interval);
+	t = DDL_P_T0 + interval;
 	/* Drained between two arrivals; still above at a dequeue: no reset. */
 	ddl_aqm_drained(s, p, DDL_P_TARGET + 1);
 	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
@@ -2042,13 +2039,18 @@ static void ddl_aqm_drained_test(struct kunit *test)
 	t += 2 * interval;
 	ddl_aqm_drained(s, p, DDL_P_TARGET);
 	t1 = t;
-	for (; t < t1 + interval; t += DDL_P_MS)
-		KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
-				DDL_SIG_NONE);
+	ddl_aqm_expect_quiet(test, s, p, above, t1, t1 + interval);
 	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
 			DDL_SIG_TARGET);
 }
 
+/*
+ * In an open lead window every packet that would take the queue above
+ * target is signalled DDL_SIG_LEAD, at once; one that would not, none.
+ * Outside the window, before it, after the hit that closes it and after a
+ * window that missed, never DDL_SIG_LEAD, and at most one signal per
+ * interval.
+ */
 static void ddl_aqm_lead_window_test(struct kunit *test)
 {
 	struct ddl_psim *sim = ddl_psim_new(test, 4);

@@ -234,6 +234,16 @@ def udp_sink(addr, ports, secs, bucket_ms):
     print()
 
 
+def _until(secs):
+    """Yield the time left, at most 0.5 s at a time, until SECS passed."""
+    deadline = time.monotonic() + secs
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        yield min(left, 0.5)
+
+
 def tcp_bulk(addr, port, secs, flows):
     """FLOWS TCP connections sending as fast as they can for SECS."""
     import selectors
@@ -246,12 +256,8 @@ def tcp_bulk(addr, port, secs, flows):
         socks.append(s)
     chunk = b"t" * 65536
     sent = 0
-    deadline = time.monotonic() + secs
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        for key, _ in sel.select(min(left, 0.5)):
+    for step in _until(secs):
+        for key, _ in sel.select(step):
             try:
                 sent += key.fileobj.send(chunk)
             except (BlockingIOError, InterruptedError):
@@ -275,12 +281,8 @@ def tcp_sink(addr, port, secs):
     if ready:
         open(ready, "w").close()
     got = 0
-    deadline = time.monotonic() + secs
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        for key, _ in sel.select(min(left, 0.5)):
+    for step in _until(secs):
+        for key, _ in sel.select(step):
             if key.fileobj is ls:
                 c, _ = ls.accept()
                 c.setblocking(False)
