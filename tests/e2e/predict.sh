@@ -62,7 +62,12 @@ echo "# lead 0: queue at burst starts $(pf values)"
 off_median=$(pf median)
 expect_ge "lead 0: bursts seen while the period was trusted" "$(pf n)" 4
 expect_eq "lead 0: no lead windows" "$(qf leads)" 0
-expect_ge "lead 0: the gentle control signalled" "$(qf aqm_drops)" 1
+expect_eq "lead 0: no lead-window signals" \
+	"$(( $(qf lead_drops) + $(qf lead_marks) ))" 0
+# On the debug kernel the TCP queue seldom stays above target for a whole
+# interval (1 s there), so the gentle control may stay silent.
+[ "$DDL_DEBUG_KERNEL" = 1 ] ||
+	expect_ge "lead 0: the gentle control signalled" "$(qf aqm_drops)" 1
 expect_ge "lead 0: the queue at burst starts stays above target (median)" \
 	"$off_median" $(( target + 1 ))
 
