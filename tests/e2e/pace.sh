@@ -183,6 +183,12 @@ expect_fail "tc: time target without a rate" "needs a rate" \
 	"${B[@]}" tc qdisc add dev b0 root ddl target 1ms
 expect_eq "still the same configuration" \
 	"$("${A[@]}" tc qdisc show dev a0)" "$before"
+# A target in time is bytes at the rate: 4 ms at 10 Mbit/s is 5000 bytes.
+run "target as time" "${A[@]}" tc qdisc change dev a0 root ddl rate 10mbit \
+	target 4ms
+expect_eq "target 4ms at 10mbit in force: 5000 bytes" \
+	"$(qstat -n ddl-a a0 10: target)" 5000
+expect_eq "dumped as time" "$(qstat -n ddl-a a0 10: options.target_time)" 4000
 run "rate unlimited, no target, no lead" "${A[@]}" tc qdisc change dev a0 \
 	root ddl rate unlimited target off lead 0
 expect_match "dump without a rate" "$("${A[@]}" tc qdisc show dev a0)" \
