@@ -1339,6 +1339,23 @@ static void ddl_predict_miss_unobserved_test(struct kunit *test)
 }
 
 /*
+ * The next window of job @idx, whose last burst began at @t, opens exactly
+ * at @t + its period - @lead, not before.
+ */
+static void ddl_expect_next_window(struct ddl_psim *sim, u32 idx, u64 t,
+				   u64 lead)
+{
+	struct kunit *test = sim->test;
+	struct ddl_sched *s = &sim->s;
+	u64 open = t + s->cls[idx].period - lead;
+
+	ddl_psim_tick(sim, open - 1, DDL_P_MS);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
+	ddl_window(s, &sim->p, open);
+	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), idx);
+}
+
+/*
  * A burst that comes before its window opens is a miss: the window closes
  * unopened and the next one is armed from this burst and the new period.
  */
@@ -1348,7 +1365,7 @@ static void ddl_predict_early_burst_test(struct kunit *test)
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[1];
-	u64 t, open;
+	u64 t;
 
 	ddl_psim_predict(sim, 10000);
 	t = ddl_psim_periodic(sim, 1, DDL_P_T0, period, 4, 30000);
@@ -1363,11 +1380,7 @@ static void ddl_predict_early_burst_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, U64_MAX), 0ULL);
 	KUNIT_ASSERT_TRUE(test, cls->predicted);
 
-	open = t + cls->period - lead;
-	ddl_psim_tick(sim, open - 1, DDL_P_MS);
-	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
-	ddl_window(s, &sim->p, open);
-	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 1U);
+	ddl_expect_next_window(sim, 1, t, lead);
 }
 
 /*
@@ -1381,7 +1394,7 @@ static void ddl_predict_late_burst_test(struct kunit *test)
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[1];
-	u64 t, open;
+	u64 t;
 
 	ddl_psim_predict(sim, 10000);
 	t = ddl_psim_periodic(sim, 1, DDL_P_T0, period, 4, 30000);
@@ -1393,11 +1406,7 @@ static void ddl_predict_late_burst_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
 	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
 
-	open = t + cls->period - lead;
-	ddl_psim_tick(sim, open - 1, DDL_P_MS);
-	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
-	ddl_window(s, &sim->p, open);
-	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 1U);
+	ddl_expect_next_window(sim, 1, t, lead);
 }
 
 /*
