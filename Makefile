@@ -6,6 +6,7 @@
 #   make check          everything a submission must pass (README: "Testing")
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
 #   make bench-pace     shaping accuracy with pktgen (scripts/bench-pace)
+#   make tools          build/tools/ddlemu, the job emulator (scripts/ddlemu.c)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
@@ -35,10 +36,16 @@ clean:
 check:
 	scripts/check
 
+tools: build/tools/ddlemu
+
+build/tools/ddlemu: scripts/ddlemu.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -Wall -Wextra -Werror -o $@ $<
+
 vm:
 	scripts/vm-run $(CMD)
 
 bench-pace:
 	scripts/bench-pace
 
-.PHONY: all modules modules_install tc install clean check vm bench-pace
+.PHONY: all modules modules_install tc install clean check vm bench-pace tools

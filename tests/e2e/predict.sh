@@ -11,12 +11,18 @@ T=$(mktemp -d)
 A=(ip netns exec ddl-a)
 B=(ip netns exec ddl-b)
 # The debug kernel (KASAN, one CPU) is ~20x slower: everything slower.
-# There a Python sender leaves gaps of milliseconds inside a burst: a
-# longer yield (the gap that ends a burst) keeps each burst whole.
+# There the softirq work of the TCP load, run inside the burst sender's
+# system call, can stall a burst for tens of milliseconds on a loaded
+# machine: a yield (the idle gap that ends a burst) of 300 ms keeps each
+# burst whole.
+# The senders are C (ddlemu): a burst leaves in one sendmmsg().  There,
+# sampling the queue with tc every 100 ms would starve the senders on a
+# loaded machine: the debug run asserts on the final counters only, and
+# the queue each burst met is compared on the fast kernel.
 if [ "$DDL_DEBUG_KERNEL" = 1 ]; then
 	rate=8mbit target=15000 lead=400ms burst=20 period=2000 secs=30 step=100
 	interval=1s
-	gap="slice 200ms yield 50ms"
+	gap="slice 500ms yield 300ms"
 else
 	rate=40mbit target=30000 lead=100ms burst=60 period=1000 secs=14 step=50
 	interval=200ms
@@ -25,8 +31,7 @@ fi
 netns_pair
 "${B[@]}" python3 "$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 9001 600 1000 \
 	>/dev/null &
-"${B[@]}" python3 "$TESTS_DIR/traffic.py" tcp-sink 198.18.0.2 7000 600 \
-	>/dev/null &
+"${B[@]}" "$DDLEMU" sink -p 7000 -s 600 >/dev/null &
 sleep 1
 
 # scenario LEAD TCP_ECN ECN SECS: the job (DSCP 8, class 10:1) bursts
@@ -38,53 +43,72 @@ scenario() {
 	run "ddl lead $1 $3" "${A[@]}" tc qdisc add dev a0 root handle 10: \
 		ddl jobs 4 key dscp rate $rate target $target interval $interval \
 		lead "$1" "$3" maxwait 10s $gap
-	"${A[@]}" python3 "$TESTS_DIR/traffic.py" tcp-bulk 198.18.0.2 7000 \
-		$(( $4 + 2 )) 2 >/dev/null &
+	"${A[@]}" "$DDLEMU" bulk -a 198.18.0.2 -p 7000 -s $(( $4 + 2 )) -f 2 &
 	local tcp=$!
 	sleep 1
-	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9001 \
-		5001 "$4" 1000 $burst $period 32 >/dev/null &
+	"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 9001 -S 5001 -s "$4" \
+		-l 1000 -n $burst -P $period -T 32 >/dev/null &
 	local job=$!
-	"${A[@]}" python3 "$TESTS_DIR/tcsample.py" a0 10: "$4" $step >"$T/s.json"
+	if [ "$DDL_DEBUG_KERNEL" = 1 ]; then
+		echo '[]' >"$T/s.json"
+	else
+		"${A[@]}" python3 "$TESTS_DIR/tcsample.py" a0 10: "$4" $step \
+			>"$T/s.json"
+	fi
 	wait $job $tcp
 	"${A[@]}" tc -s -j qdisc show dev a0 >"$T/q.json"
 	cstats -n ddl-a a0 >"$T/c.json"
+	echo "# lead $1: the job's class:" $(for f in bursts predicted period_ns \
+		pred_hits pred_misses drops; do echo "$f $(cf 10:1 $f)"; done)
 }
 qf() { python3 "$TESTS_DIR/tcjson.py" 10: "$1" <"$T/q.json"; }
 cf() { python3 "$TESTS_DIR/tcjson.py" "$1" "$2" <"$T/c.json"; }
 pf() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
 	"$T/p.json" "$1"; }
 
+fast() { [ "$DDL_DEBUG_KERNEL" = 0 ]; }
+# samples LEAD: what the samples saw, for a failure's diagnosis
+samples() {
+	python3 "$TESTS_DIR/pace_check.py" "$T/s.json" 10:1 >"$T/p.json"
+	fast || return 0
+	echo "# lead $1: queue at burst starts $(pf values)"
+	echo "# lead $1: $(pf samples) samples, $(pf seen) with the job," \
+		"$(pf trusted) trusted, $(pf bursts) bursts"
+}
+
 # Without prediction.
 scenario 0 0 ecn $secs
-python3 "$TESTS_DIR/pace_check.py" "$T/s.json" 10:1 >"$T/p.json"
-echo "# lead 0: queue at burst starts $(pf values)"
+samples 0
 off_median=$(pf median)
-expect_ge "lead 0: bursts seen while the period was trusted" "$(pf n)" 4
+expect_eq "lead 0: the job's period learned" "$(cf 10:1 predicted)" 1
 expect_eq "lead 0: no lead windows" "$(qf leads)" 0
 expect_eq "lead 0: no lead-window signals" \
 	"$(( $(qf lead_drops) + $(qf lead_marks) ))" 0
 # On the debug kernel the TCP queue seldom stays above target for a whole
 # interval (1 s there), so the gentle control may stay silent.
-[ "$DDL_DEBUG_KERNEL" = 1 ] ||
+if fast; then
+	expect_ge "lead 0: bursts seen while the period was trusted" "$(pf n)" 4
 	expect_ge "lead 0: the gentle control signalled" "$(qf aqm_drops)" 1
-expect_ge "lead 0: the queue at burst starts stays above target (median)" \
-	"$off_median" $(( target + 1 ))
+	expect_ge "lead 0: the queue at burst starts stays above target (median)" \
+		"$off_median" $(( target + 1 ))
+fi
 
 # With prediction.
 scenario $lead 0 ecn $secs
-python3 "$TESTS_DIR/pace_check.py" "$T/s.json" 10:1 >"$T/p.json"
-echo "# lead $lead: queue at burst starts $(pf values)"
+samples $lead
 on_median=$(pf median)
-expect_ge "lead $lead: bursts seen while the period was trusted" "$(pf n)" 4
-below=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["values"]; print(sum(x <= int(sys.argv[2]) for x in v) * 100 // max(len(v), 1))' \
-	"$T/p.json" $target)
-expect_ge "lead $lead: >= 80% of predicted bursts met a queue <= target" \
-	"$below" 80
-expect_ge "lead $lead: median queue at burst start <= target" \
-	"$target" "$on_median"
-expect_ge "lead $lead: clearly below the median without (x1.5)" \
-	"$(( off_median * 2 ))" $(( on_median * 3 ))
+if fast; then
+	expect_ge "lead $lead: bursts seen while the period was trusted" \
+		"$(pf n)" 4
+	below=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["values"]; print(sum(x <= int(sys.argv[2]) for x in v) * 100 // max(len(v), 1))' \
+		"$T/p.json" $target)
+	expect_ge "lead $lead: >= 80% of predicted bursts met a queue <= target" \
+		"$below" 80
+	expect_ge "lead $lead: median queue at burst start <= target" \
+		"$target" "$on_median"
+	expect_ge "lead $lead: clearly below the median without (x1.5)" \
+		"$(( off_median * 2 ))" $(( on_median * 3 ))
+fi
 expect_ge "lead windows opened" "$(qf leads)" 4
 expect_ge "prediction hits" "$(qf pred_hits)" 4
 expect_ge "hits counted on the job" "$(cf 10:1 pred_hits)" 4
@@ -94,12 +118,16 @@ expect_ge "lead windows dropped background packets" "$(qf lead_drops)" 1
 expect_eq "TCP without ECN: no marks" "$(( $(qf lead_marks) + $(qf aqm_marks) ))" 0
 # off GOT WANT: how far GOT is from WANT, percent
 off() { echo $(( ($1 > $2 ? $1 - $2 : $2 - $1) * 100 / $2 )); }
-p=$(pf period_ns)
-expect_ge "learned period within 5% of ${period} ms (got $p ns)" \
-	5 "$(off "$p" $(( period * 1000000 )))"
-bb=$(pf burst_bytes)
-expect_ge "learned burst size within 15% of $burst x 1042 bytes (got $bb)" \
-	15 "$(off "$bb" $(( burst * 1042 )))"
+# What was learned last: on a loaded machine the debug guest can stall a
+# burst long enough to split the last one, and learning starts over.
+if fast; then
+	p=$(cf 10:1 period_ns)
+	expect_ge "learned period within 5% of ${period} ms (got $p ns)" \
+		5 "$(off "$p" $(( period * 1000000 )))"
+	bb=$(cf 10:1 burst_bytes)
+	expect_ge "learned burst size within 15% of $burst x 1042 bytes (got $bb)" \
+		15 "$(off "$bb" $(( burst * 1042 )))"
+fi
 expect_eq "the job itself lost nothing" "$(cf 10:1 drops)" 0
 
 # ECN-capable background: CE marks instead of drops.
