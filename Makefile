@@ -6,7 +6,12 @@
 #   make check          everything a submission must pass (README: "Testing")
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
 #   make bench-pace     shaping accuracy with pktgen (scripts/bench-pace)
+#   make bench-datapath packet rate and memory against other qdiscs
+#                       (scripts/bench-datapath)
 #   make tools          build/tools/ddlemu, the job emulator (scripts/ddlemu.c)
+#   make demo           the default contention scenario under every policy:
+#                       table and plots (scripts/ddl-bench)
+#   make bench          both benchmarks with larger settings (not in check)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
@@ -48,4 +53,17 @@ vm:
 bench-pace:
 	scripts/bench-pace
 
-.PHONY: all modules modules_install tc install clean check vm bench-pace tools
+bench-datapath:
+	scripts/bench-datapath
+
+demo:
+	scripts/install-deps
+	scripts/ddl-bench --demo -o build/demo
+
+bench:
+	scripts/install-deps
+	scripts/ddl-bench --big -o build/bench
+	scripts/bench-datapath --json build/bench/datapath.json
+
+.PHONY: all modules modules_install tc install clean check vm bench-pace \
+	bench-datapath tools demo bench

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check that a scripts/ddl-bench run produced sane, complete results.
+
+usage: ddlbench_check.py DIR
+Prints one "ok - ..." or "not ok - ..." line per check; exits 1 if any
+failed.  It checks completeness and consistency, not speed: every policy
+ran every iteration of every job, every worker received every update
+byte, times are positive and ordered, utilisation is possible, the ideal
+is what the scenario implies, and the plots are PNG files.
+"""
+import glob
+import json
+import math
+import os
+import sys
+
+failed = 0
+
+
+def check(desc, cond, detail=""):
+    global failed
+    if cond:
+        print("ok - " + desc)
+    else:
+        failed = 1
+        print("not ok - %s%s" % (desc, ": " + detail if detail else ""))
+
+
+def main():
+    d = sys.argv[1]
+    try:
+        rep = json.load(open(d + "/report.json"))
+    except (OSError, ValueError) as e:
+        check("report.json written", False, str(e))
+        sys.exit(1)
+    scn = rep["scenario"]
+    jobs, workers, iters = scn["jobs"], scn["workers"], scn["iters"]
+    sizes = [int(x) for x in str(scn["update"]).split(",")]
+    want = scn["policies"].split()
+    check("every policy reported", sorted(rep["policies"]) == sorted(want),
+          "%s, want %s" % (sorted(rep["policies"]), sorted(want)))
+    for p, s in rep["policies"].items():
+        check("%s: %d iterations" % (p, jobs * iters),
+              s["iterations"] == jobs * iters, str(s["iterations"]))
+        check("%s: %d workers reported" % (p, jobs * workers),
+              s["workers_reported"] == jobs * workers,
+              str(s["workers_reported"]))
+        got = {}
+        for f in glob.glob("%s/%s/worker-*.json" % (d, p)):
+            w = json.load(open(f))
+            got[f] = (w["iters"], sum(w["bytes"]), int(w["job"]))
+        bad = [f for f, (n, b, j) in got.items()
+               if n != iters or b != iters * sizes[j % len(sizes)]]
+        check("%s: every worker received every update byte" % p,
+              got and not bad, ", ".join(os.path.basename(f) for f in bad))
+        vals = [s[k] for k in s if k.endswith("_ms")]
+        check("%s: times positive and finite" % p,
+              all(v > 0 and math.isfinite(v) for v in vals), str(vals))
+        check("%s: median <= p99, burst <= iteration <= JCT" % p,
+              s["iter_median_ms"] <= s["iter_p99_ms"] and
+              s["burst_avg_ms"] <= s["iter_avg_ms"] <= s["jct_avg_ms"])
+        check("%s: utilisation in (0, 105%%]" % p,
+              0 < s["utilisation"] <= 1.05, "%.3f" % s["utilisation"])
+    rate = scn["rate_bps"] / 8
+    one = workers * (min(sizes) + 24) * 1514 / 1448 / rate * 1e3
+    check("ideal: first burst alone at the rate, average above it",
+          rep["ideal_burst_avg_ms"] >= one * 0.999 and
+          rep["ideal_burst_last_ms"] >= rep["ideal_burst_avg_ms"],
+          "%.1f ms, one burst %.1f ms" % (rep["ideal_burst_avg_ms"], one))
+    for base in ("pfifo_fast", "fq_codel"):
+        check("gains of ddl over %s reported" % base,
+              "ddl/%s" % base in rep["gains"] or base not in want)
+    for png in ("throughput.png", "iter-cdf.png"):
+        try:
+            head = open("%s/%s" % (d, png), "rb").read(8)
+        except OSError:
+            head = b""
+        check(png + " is a PNG", head == b"\x89PNG\r\n\x1a\n")
+    sys.exit(failed)
+
+
+main()
