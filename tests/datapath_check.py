@@ -14,6 +14,8 @@ import json
 import math
 import sys
 
+import tap
+
 JOBS = (1, 16, 256, 1024)
 BASE = ("noqueue", "pfifo_fast", "prio", "fq_codel", "fq", "ets")
 ROWS = (BASE + tuple("ddl-j%d" % j for j in JOBS)
@@ -23,16 +25,7 @@ MEM = ("pfifo_fast", "prio", "fq_codel", "fq", "ets") + tuple(
 # A shaper that does not bound the rate holds back (almost) no packet.
 MAX_THROTTLED = 0.01
 
-failed = 0
-
-
-def check(cond, desc, why=""):
-    global failed
-    if cond:
-        print("ok - " + desc)
-    else:
-        failed += 1
-        print("not ok - " + desc + (": " + why if why else ""))
+check = tap.check
 
 
 def num(x):
@@ -114,8 +107,8 @@ def main():
           "memory per ddl job > 0 and < 64 KiB", "%r" % pj)
 
     print("# %s: %d rows checked, %d check(s) failed"
-          % (sys.argv[1], len(ROWS), failed))
-    return 1 if failed else 0
+          % (sys.argv[1], len(ROWS), tap.failed))
+    return 1 if tap.failed else 0
 
 
 if __name__ == "__main__":

@@ -15,16 +15,11 @@ import math
 import os
 import sys
 
-failed = 0
+import tap
 
 
 def check(desc, cond, detail=""):
-    global failed
-    if cond:
-        print("ok - " + desc)
-    else:
-        failed = 1
-        print("not ok - %s%s" % (desc, ": " + detail if detail else ""))
+    tap.check(cond, desc, detail)
 
 
 def main():
@@ -77,7 +72,7 @@ def main():
         except OSError:
             head = b""
         check(png + " is a PNG", head == b"\x89PNG\r\n\x1a\n")
-    sys.exit(failed)
+    sys.exit(1 if tap.failed else 0)
 
 
 main()

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Result lines for the Python checkers: one "ok - ..." or "not ok - ..."
+line per check; `failed` counts the failures."""
+
+failed = 0
+
+
+def check(cond, desc, why=""):
+    global failed
+    if cond:
+        print("ok - " + desc)
+    else:
+        failed += 1
+        print("not ok - " + desc + (": " + why if why else ""))
