@@ -20,11 +20,6 @@
         per port the bytes in each BUCKET_MS bucket, packets, datagrams
         out of order, and the longest gap between two arrivals; creates
         the file $DDL_SINK_READY once the ports are bound
-  traffic.py tcp-bulk ADDR PORT SECS FLOWS
-        FLOWS TCP connections sending as fast as they can for SECS seconds
-  traffic.py tcp-sink ADDR PORT SECS
-        accept any number of connections on PORT and discard their data;
-        creates $DDL_SINK_READY once listening
 Receivers print "received N" and stop after SECS seconds at the latest.
 """
 import json
@@ -234,71 +229,6 @@ def udp_sink(addr, ports, secs, bucket_ms):
     print()
 
 
-def _until(secs):
-    """Yield the time left, at most 0.5 s at a time, until SECS passed."""
-    deadline = time.monotonic() + secs
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return
-        yield min(left, 0.5)
-
-
-def tcp_bulk(addr, port, secs, flows):
-    """FLOWS TCP connections sending as fast as they can for SECS."""
-    import selectors
-    sel = selectors.DefaultSelector()
-    socks = []
-    for _ in range(flows):
-        s = socket.create_connection((addr, port), timeout=30)
-        s.setblocking(False)
-        sel.register(s, selectors.EVENT_WRITE)
-        socks.append(s)
-    chunk = b"t" * 65536
-    sent = 0
-    for step in _until(secs):
-        for key, _ in sel.select(step):
-            try:
-                sent += key.fileobj.send(chunk)
-            except (BlockingIOError, InterruptedError):
-                pass
-    for s in socks:
-        s.close()
-    print("sent %d" % sent)
-
-
-def tcp_sink(addr, port, secs):
-    """Accept connections on PORT and discard what they send, for SECS."""
-    import selectors
-    sel = selectors.DefaultSelector()
-    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind((addr, port))
-    ls.listen(64)
-    ls.setblocking(False)
-    sel.register(ls, selectors.EVENT_READ)
-    ready = os.environ.get("DDL_SINK_READY")
-    if ready:
-        open(ready, "w").close()
-    got = 0
-    for step in _until(secs):
-        for key, _ in sel.select(step):
-            if key.fileobj is ls:
-                c, _ = ls.accept()
-                c.setblocking(False)
-                sel.register(c, selectors.EVENT_READ)
-                continue
-            try:
-                data = key.fileobj.recv(1 << 20)
-            except (BlockingIOError, ConnectionError):
-                continue
-            if not data:
-                sel.unregister(key.fileobj)
-                key.fileobj.close()
-            got += len(data)
-    print("received %d" % got)
-
-
 def main():
     cmd = sys.argv[1]
     if cmd == "udp-flood":
@@ -314,13 +244,6 @@ def main():
                  float(sys.argv[4]), int(sys.argv[5]))
         return
     addr, port = sys.argv[2], int(sys.argv[3])
-    if cmd == "tcp-bulk":
-        tcp_bulk(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]),
-                 int(sys.argv[5]))
-        return
-    if cmd == "tcp-sink":
-        tcp_sink(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
-        return
     if cmd == "raw-send":
         raw_send(addr, int(sys.argv[4]), int(sys.argv[5]))
         return
