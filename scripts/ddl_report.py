@@ -57,9 +57,8 @@ def summarize(scn, ps, workers, stats):
             iters.append((it["end"] - it["start"]) / 1e6)
             bursts.append((it["burst"] - it["start"]) / 1e6)
         jcts.append((p["end"] - p["launch"]) / 1e6)
-    t0 = min(p["launch"] for p in ps)
-    t1 = max(p["end"] for p in ps)
-    secs = (t1 - t0) / 1e9
+    # The bytes the bottleneck sent from the launch until every job ended.
+    secs = (stats["t1"] - stats["t0"]) / 1e9
     util = stats["tx_bytes"] * 8 / (scn["rate_bps"] * secs) if secs else 0
     return {
         "policy": stats["policy"],
