@@ -22,9 +22,13 @@
  *   ddlemu sink -p PORT -s SECS
  *	Accept any number of connections and discard what they send.
  *   ddlemu burst -a ADDR -p PORT -s SECS -n COUNT -l SIZE -P PERIOD_MS
- *             [-S SPORT] [-T TOS]
+ *             [-S SPORT] [-T TOS] [-m MARK]
  *	COUNT UDP datagrams of SIZE bytes at the start of every PERIOD_MS,
  *	all in one sendmmsg() so that a slow machine cannot split a burst.
+ *	MARK sets SO_MARK.  The call blocks while the socket buffer is
+ *	full, so a COUNT and PERIOD above the shaped rate make a flood that
+ *	keeps the qdisc backlogged without spinning; a datagram the qdisc
+ *	refuses (ENOBUFS) is counted as dropped and the burst goes on.
  *
  * Every loop is bounded by a deadline (-t, default 600 s) so that a lost
  * peer ends the run with an error instead of a hang.
@@ -62,7 +66,7 @@ struct msg_hdr {
 
 struct opts {
 	const char *addr, *job;
-	int port, workers, iters, flows, count, size, sport, tos;
+	int port, workers, iters, flows, count, size, sport, tos, mark;
 	uint64_t update, grad, compute_us, epoch_ns, delay_ms, period_ms;
 	uint64_t bucket_ms;
 	double secs, timeout;
@@ -539,12 +543,15 @@ static int run_burst(const struct opts *o)
 	struct sockaddr_in dst = make_addr(o->addr, o->port);
 	uint64_t t = now_ns(), end = t + (uint64_t)(o->secs * 1e9);
 	uint64_t period = o->period_ms * 1000000ull;
-	unsigned long long sent = 0;
+	unsigned long long sent = 0, dropped = 0;
 	int i, fd = socket(AF_INET, SOCK_DGRAM, 0);
 
 	if (fd < 0)
 		die("socket");
 	set_tos(fd, o->tos);
+	if (o->mark &&
+	    setsockopt(fd, SOL_SOCKET, SO_MARK, &o->mark, sizeof(o->mark)))
+		die("SO_MARK");
 	if (o->sport) {
 		struct sockaddr_in src = make_addr(NULL, o->sport);
 
@@ -576,13 +583,17 @@ static int run_burst(const struct opts *o)
 		while (done < o->count) {
 			int n = sendmmsg(fd, msgs + done, o->count - done, 0);
 
-			if (n < 0)
+			if (n < 0 && errno == ENOBUFS) {
+				dropped++;
+				n = 1;
+			} else if (n < 0) {
 				die("sendmmsg");
+			}
 			done += n;
 		}
 		sent += done;
 	}
-	printf("sent %llu\n", sent);
+	printf("sent %llu dropped %llu\n", sent, dropped);
 	close(fd);
 	return 0;
 }
@@ -621,7 +632,7 @@ int main(int argc, char **argv)
 		usage();
 	role = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:b:c:d:E:f:g:j:l:n:p:P:s:S:t:T:u:w:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:c:d:E:f:g:j:l:m:n:p:P:s:S:t:T:u:w:")) != -1) {
 		switch (c) {
 		case 'a': o.addr = optarg; break;
 		case 'b': o.bucket_ms = num(optarg); break;
@@ -632,6 +643,7 @@ int main(int argc, char **argv)
 		case 'g': o.grad = num(optarg); break;
 		case 'j': o.job = optarg; break;
 		case 'l': o.size = num(optarg); break;
+		case 'm': o.mark = num(optarg); break;
 		case 'n': o.iters = o.count = num(optarg); break;
 		case 'p': o.port = num(optarg); break;
 		case 'P': o.period_ms = num(optarg); break;
