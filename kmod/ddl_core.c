@@ -161,6 +161,41 @@ static void ddl_disarm(struct ddl_sched *s, u64 now)
 	s->lead_active = false;
 }
 
+/* The predicted time of @c's next burst: its key in &ddl_sched.periodic. */
+static u64 ddl_next_burst(const struct ddl_cls *c)
+{
+	return c->last_burst + c->period;
+}
+
+static void ddl_periodic_del(struct ddl_sched *s, struct ddl_cls *c)
+{
+	if (RB_EMPTY_NODE(&c->periodic_node))
+		return;
+	rb_erase_cached(&c->periodic_node, &s->periodic);
+	RB_CLEAR_NODE(&c->periodic_node);
+}
+
+/* Insert @c by its next burst; among equal times, after the others. */
+static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
+{
+	struct rb_node **link = &s->periodic.rb_root.rb_node, *parent = NULL;
+	u64 next = ddl_next_burst(c);
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (next < ddl_next_burst(rb_entry(parent, struct ddl_cls,
+						   periodic_node))) {
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&c->periodic_node, parent, link);
+	rb_insert_color_cached(&c->periodic_node, &s->periodic, leftmost);
+}
+
 /*
  * A class changes owner (a new key): forget what was learned about the old
  * owner's bursts and close its lead window.  Its counters stay.
@@ -174,7 +209,7 @@ static void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
 	c->burst_avg = 0;
 	c->cur_bytes = 0;
 	c->last_burst = now;
-	list_del_init(&c->periodic_node);
+	ddl_periodic_del(s, c);
 	if (s->lead_job == c - s->cls)
 		ddl_disarm(s, now);
 }
@@ -254,7 +289,7 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	INIT_LIST_HEAD(&s->waiters);
 	INIT_LIST_HEAD(&s->rr);
 	INIT_LIST_HEAD(&s->idle);
-	INIT_LIST_HEAD(&s->periodic);
+	s->periodic = RB_ROOT_CACHED;
 	s->lead_job = DDL_NONE;
 
 	/* hash_32() needs at least one bit. */
@@ -273,7 +308,7 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 		INIT_LIST_HEAD(&c->rr_node);
 		INIT_HLIST_NODE(&c->key_node);
 		INIT_LIST_HEAD(&c->idle_node);
-		INIT_LIST_HEAD(&c->periodic_node);
+		RB_CLEAR_NODE(&c->periodic_node);
 		c->weight = DDL_WEIGHT_DEFAULT;
 	}
 	return 0;
@@ -829,33 +864,35 @@ u64 ddl_ewma(u64 avg, u64 sample)
 
 /*
  * Arm the lead window of the periodic job whose next burst is predicted
- * first and whose window has not passed.  O(periodic jobs), once per burst
- * or window, never per packet otherwise.
+ * first and whose window has not passed.  Jobs found in front of it leave
+ * the tree: their window passed, or their period is too short for one
+ * (a window longer than the gap between bursts would throttle forever).
+ * Each job comes back with its next burst (ddl_burst_start()), so a job
+ * leaves at most once per burst of its own: O(log jobs) amortised per
+ * burst or window, never per packet otherwise.
  */
 static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
 {
-	u64 lead = (u64)p->lead_us * NSEC_PER_USEC_U64, next, best = U64_MAX;
-	struct ddl_cls *c;
-	u32 job = DDL_NONE;
+	u64 lead = (u64)p->lead_us * NSEC_PER_USEC_U64, next = 0;
+	struct ddl_cls *c = NULL;
+	struct rb_node *node;
 
 	if (!lead || !p->target_bytes)
 		return;
-	list_for_each_entry(c, &s->periodic, periodic_node) {
-		/* A window longer than the gap between bursts throttles forever. */
-		if (c->period <= 2 * lead)
-			continue;
-		next = c->last_burst + c->period;
-		if (next + lead <= now || next >= best)
-			continue;
-		best = next;
-		job = c - s->cls;
+	/* At most one pass per job on the tree. */
+	while ((node = rb_first_cached(&s->periodic))) {
+		c = rb_entry(node, struct ddl_cls, periodic_node);
+		next = ddl_next_burst(c);
+		if (c->period > 2 * lead && next + lead > now)
+			break;
+		ddl_periodic_del(s, c);
 	}
-	if (job == DDL_NONE)
+	if (!node)
 		return;
-	s->lead_job = job;
+	s->lead_job = c - s->cls;
 	/* A window armed late opens now: lead_ns counts real window time. */
-	s->lead_open = max(best > lead ? best - lead : 0, now);
-	s->lead_close = best + lead;
+	s->lead_open = max(next > lead ? next - lead : 0, now);
+	s->lead_close = next + lead;
 	s->lead_active = false;
 }
 
@@ -872,7 +909,7 @@ static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
  * costs one bounded window, then service is back to normal.
  *
  * Context: under the qdisc lock.  Constant time except when a window
- * closes (then O(periodic jobs)).
+ * closes (then O(log jobs) amortised, see ddl_rearm()).
  */
 void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now)
 {
@@ -928,8 +965,8 @@ u64 ddl_lead_ns(const struct ddl_sched *s, u64 now)
 }
 
 /* Learn from one burst interval of @c and the bytes of the burst before. */
-static void ddl_learn(struct ddl_sched *s, const struct ddl_params *p,
-		      struct ddl_cls *c, u64 interval, u64 bytes)
+static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
+		      u64 interval, u64 bytes)
 {
 	u64 dev;
 
@@ -948,17 +985,13 @@ static void ddl_learn(struct ddl_sched *s, const struct ddl_params *p,
 		c->mdev = ddl_ewma(c->mdev, dev);
 		c->period = ddl_ewma(c->period, interval);
 		c->burst_avg = ddl_ewma(c->burst_avg, bytes);
-		if (c->samples < U32_MAX)
+		if (c->samples < U16_MAX)
 			c->samples++;
 	}
 
 	/* Steady: seen often enough, deviation within 1/8 of the period. */
 	c->predicted = c->samples >= DDL_PRED_SAMPLES &&
 		       c->mdev * 8 <= c->period;
-	if (c->predicted && list_empty(&c->periodic_node))
-		list_add_tail(&c->periodic_node, &s->periodic);
-	else if (!c->predicted)
-		list_del_init(&c->periodic_node);
 }
 
 /**
@@ -981,7 +1014,7 @@ static void ddl_learn(struct ddl_sched *s, const struct ddl_params *p,
  * when it came before; either way the window closes and the earliest next
  * prediction is armed.
  *
- * Context: under the qdisc lock.  O(1), plus O(periodic jobs) to re-arm.
+ * Context: under the qdisc lock.  O(log jobs), amortised (ddl_rearm()).
  * Return: true if a burst started.
  */
 bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
@@ -1001,11 +1034,15 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	/* Time out a passed window first: it was armed on the old burst. */
 	ddl_window(s, p, now);
 
+	/* Its key moves: out of the tree, and back in if still predicted. */
+	ddl_periodic_del(s, c);
 	s->bursts++;
 	if (c->bursts++)
-		ddl_learn(s, p, c, now - c->last_burst, c->cur_bytes);
+		ddl_learn(p, c, now - c->last_burst, c->cur_bytes);
 	c->last_burst = now;
 	c->cur_bytes = 0;
+	if (c->predicted)
+		ddl_periodic_add(s, c);
 
 	if (s->lead_job == idx) {
 		if (s->lead_active) {

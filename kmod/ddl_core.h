@@ -14,6 +14,7 @@
 
 #include <linux/bitops.h>
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
@@ -166,29 +167,33 @@ enum ddl_reason {
  * @wait_since: last service, or when the class became backlogged
  * @idle_since: when a keyed class last became empty
  * @deficit: DRR deficit in bytes
- * @weight: slice multiplier
  * @bound: number of tc filters bound to the class (changed under RTNL)
  * @key: key value, valid if @keyed
+ * @weight: slice multiplier
+ * @samples: burst intervals behind @period, saturating
  * @keyed: the built-in key owns this class
  * @backlogged: the class has packets (as told by the glue)
+ * @predicted: @period is steady enough to predict the next burst
  * @green_ns: time spent green, up to the last change of green
  * @bytes_green: bytes sent while green
  * @bytes_yellow: bytes sent while not green
  * @greens: times made green
  * @yields: times it handed green on early
  * @guard_runs: packets sent for it by the starvation guard
- * @periodic_node: on &ddl_sched.periodic while @predicted
+ * @periodic_node: in &ddl_sched.periodic, keyed by @last_burst + @period
  * @empty_since: when the queue last became empty
  * @last_burst: when the current burst began
  * @cur_bytes: bytes sent since @last_burst
  * @period: EWMA of the time between burst starts, ns
  * @mdev: EWMA of the deviation of burst intervals from @period, ns
  * @burst_avg: EWMA of bytes per burst
- * @samples: burst intervals behind @period, saturating
- * @predicted: @period is steady enough to predict the next burst
  * @bursts: bursts seen
  * @pred_hits: bursts that began inside their lead window
  * @pred_misses: lead windows of this job that missed its burst
+ *
+ * The small fields share one 16-byte slot: at 248 bytes, the jobs + 1
+ * classes of a power-of-two job count (from 32) fit the power-of-two
+ * allocation kvcalloc() makes for them (256 bytes would double it).
  */
 struct ddl_cls {
 	struct list_head	wait_node;
@@ -198,11 +203,13 @@ struct ddl_cls {
 	u64			wait_since;
 	u64			idle_since;
 	s64			deficit;
-	u32			weight;
 	u32			bound;
 	u32			key;
+	u16			weight;
+	u16			samples;
 	bool			keyed;
 	bool			backlogged;
+	bool			predicted;
 
 	u64			green_ns;
 	u64			bytes_green;
@@ -211,15 +218,13 @@ struct ddl_cls {
 	u64			yields;
 	u64			guard_runs;
 
-	struct list_head	periodic_node;
+	struct rb_node		periodic_node;
 	u64			empty_since;
 	u64			last_burst;
 	u64			cur_bytes;
 	u64			period;
 	u64			mdev;
 	u64			burst_avg;
-	u32			samples;
-	bool			predicted;
 	u64			bursts;
 	u64			pred_hits;
 	u64			pred_misses;
@@ -261,7 +266,8 @@ struct ddl_cls {
  * @above: the unprotected backlog was above target at the last arrival
  * @above_since: when it went above target
  * @next_signal: no target signal before this time
- * @periodic: jobs whose next burst can be predicted
+ * @periodic: predicted jobs by their next burst, earliest first; a job
+ *	whose next burst passed waits off the tree for its next burst
  * @lead_job: job whose lead window is armed, or DDL_NONE
  * @lead_open: when the armed lead window opens
  * @lead_close: when it closes if the burst does not come
@@ -312,7 +318,7 @@ struct ddl_sched {
 	u64			above_since;
 	u64			next_signal;
 
-	struct list_head	periodic;
+	struct rb_root_cached	periodic;
 	u32			lead_job;
 	u64			lead_open;
 	u64			lead_close;

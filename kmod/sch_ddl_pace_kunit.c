@@ -1163,7 +1163,7 @@ static void ddl_predict_first_and_background_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->s.bursts, 0ULL);
 	KUNIT_EXPECT_EQ(test, sim->s.cls[bg].bursts, 0ULL);
 	KUNIT_EXPECT_FALSE(test, sim->s.cls[bg].predicted);
-	KUNIT_EXPECT_TRUE(test, list_empty(&sim->s.periodic));
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&sim->s.periodic.rb_root));
 
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 7, t, 1500));
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 3, sim->now, 1500));
@@ -1583,7 +1583,7 @@ static void ddl_predict_aperiodic_test(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, ddl_lead_job(s), DDL_NONE);
 		}
 	}
-	KUNIT_EXPECT_TRUE(test, list_empty(&s->periodic));
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&s->periodic.rb_root));
 	KUNIT_EXPECT_EQ(test, s->leads, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
@@ -1623,7 +1623,8 @@ static void ddl_predict_maxperiod_test(struct kunit *test)
 	for (i = 0; i < 8; i++, t += c->period)
 		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t, 1500));
 	KUNIT_EXPECT_EQ(test, sim->s.cls[1].predicted, c->predicted);
-	KUNIT_EXPECT_EQ(test, list_empty(&sim->s.periodic), !c->predicted);
+	KUNIT_EXPECT_EQ(test, RB_EMPTY_ROOT(&sim->s.periodic.rb_root),
+			!c->predicted);
 }
 
 /*
@@ -1648,7 +1649,7 @@ static void ddl_predict_maxperiod_reset_test(struct kunit *test)
 	ddl_psim_tick(sim, t, DDL_P_MS);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
 	KUNIT_EXPECT_FALSE(test, cls->predicted);
-	KUNIT_EXPECT_TRUE(test, list_empty(&sim->s.periodic));
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&sim->s.periodic.rb_root));
 	for (i = 1; i <= 3; i++) {
 		t += p2;
 		ddl_psim_tick(sim, t, DDL_P_MS);
@@ -1729,7 +1730,7 @@ static void ddl_predict_new_owner_test(struct kunit *test)
 		ddl_psim_burst(sim, 0, t, 4 * DDL_P_PKT);
 	KUNIT_ASSERT_TRUE(test, cls->predicted);
 	KUNIT_ASSERT_EQ(test, sim->s.lead_job, 0U);
-	KUNIT_ASSERT_FALSE(test, list_empty(&cls->periodic_node));
+	KUNIT_ASSERT_FALSE(test, RB_EMPTY_NODE(&cls->periodic_node));
 
 	/* No class free: the idle one goes to key 2000 at once (keyttl 0). */
 	t = sim->now + DDL_P_MS;
@@ -1738,7 +1739,7 @@ static void ddl_predict_new_owner_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cls->predicted);
 	KUNIT_EXPECT_EQ(test, cls->samples, 0U);
 	KUNIT_EXPECT_EQ(test, cls->period, 0ULL);
-	KUNIT_EXPECT_TRUE(test, list_empty(&cls->periodic_node));
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&cls->periodic_node));
 	KUNIT_EXPECT_EQ(test, sim->s.lead_job, DDL_NONE);
 
 	/* Nothing opens at the old owner's next predicted burst. */
@@ -1782,6 +1783,111 @@ static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
 }
 
+#define DDL_MANY_JOBS	64U
+
+/*
+ * The job armed is the one a scan of every job would choose: the earliest
+ * next burst among predicted jobs whose period is longer than two leads
+ * and whose window has not passed at @now; DDL_NONE if there is none.
+ */
+static u64 ddl_scan_next(const struct ddl_sched *s, u64 lead, u64 now)
+{
+	u64 next, best = U64_MAX;
+	u32 i;
+
+	for (i = 0; i < s->jobs; i++) {
+		const struct ddl_cls *c = &s->cls[i];
+
+		if (!c->predicted || c->period <= 2 * lead)
+			continue;
+		next = c->last_burst + c->period;
+		if (next + lead > now && next < best)
+			best = next;
+	}
+	return best;
+}
+
+/* The tree is in order of next burst and holds only predicted jobs. */
+static void ddl_check_periodic(struct kunit *test, const struct ddl_sched *s)
+{
+	const struct ddl_cls *c;
+	struct rb_node *node;
+	u64 prev = 0;
+	u32 n = 0;
+
+	for (node = rb_first_cached(&s->periodic); node; node = rb_next(node)) {
+		c = rb_entry(node, struct ddl_cls, periodic_node);
+		KUNIT_EXPECT_TRUE(test, c->predicted);
+		KUNIT_EXPECT_GE(test, ddl_next_burst(c), prev);
+		prev = ddl_next_burst(c);
+		KUNIT_ASSERT_LE(test, ++n, s->jobs);
+	}
+}
+
+/*
+ * Many periodic jobs with different periods and phases, some too short
+ * for a window: after every burst, with no window open, the armed job is
+ * the one a scan of all jobs finds (the tree replaces that scan), and the
+ * tree stays ordered.  Once all periods are learned, windows hit.
+ */
+static void ddl_predict_many_jobs_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, DDL_MANY_JOBS);
+	const u64 lead = 2 * DDL_P_MS, end = DDL_P_T0 + 3 * DDL_P_SEC;
+	struct ddl_sched *s = &sim->s;
+	u32 i, j, bursts = 0, checked = 0;
+	u64 *due, *period, t, want;
+
+	due = kunit_kcalloc(test, DDL_MANY_JOBS, sizeof(*due), GFP_KERNEL);
+	period = kunit_kcalloc(test, DDL_MANY_JOBS, sizeof(*period),
+			       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, due);
+	KUNIT_ASSERT_NOT_NULL(test, period);
+	ddl_psim_predict(sim, lead / DDL_P_US);
+	for (i = 0; i < DDL_MANY_JOBS; i++) {
+		/* 2 .. 98.6 ms: jobs 0 and 1 are too short for a window. */
+		period[i] = 2 * DDL_P_MS + i * 1533 * DDL_P_US + i * 7;
+		due[i] = DDL_P_T0 + (i * 7919 % 97) * DDL_P_MS + i * 13;
+	}
+	/* At most one burst per job per 2 ms over 3 s. */
+	while (bursts < DDL_MANY_JOBS * 1500) {
+		for (i = 0, j = 0; i < DDL_MANY_JOBS; i++)
+			if (due[i] < due[j])
+				j = i;
+		t = due[j];
+		if (t >= end)
+			break;
+		if (t < sim->now)
+			t = sim->now;
+		ddl_psim_tick(sim, t, DDL_P_MS);
+		KUNIT_EXPECT_TRUE_MSG(test, ddl_psim_burst(sim, j, t, 3000),
+				      "job %u at %llu", j, t);
+		bursts++;
+		due[j] = t + period[j];
+		ddl_check_periodic(test, s);
+		if (s->lead_active)
+			continue;
+		want = ddl_scan_next(s, lead, t);
+		if (want == U64_MAX) {
+			KUNIT_EXPECT_EQ(test, s->lead_job, DDL_NONE);
+		} else {
+			KUNIT_ASSERT_NE(test, s->lead_job, DDL_NONE);
+			KUNIT_EXPECT_EQ(test, ddl_next_burst(&s->cls[s->lead_job]),
+					want);
+		}
+		checked++;
+	}
+	KUNIT_EXPECT_GT(test, bursts, 1000U);
+	KUNIT_EXPECT_GT(test, checked, 100U);
+	KUNIT_EXPECT_GT(test, s->pred_hits, 100ULL);
+	/* The jobs too short for a window never had one. */
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_TRUE(test, s->cls[i].predicted);
+		KUNIT_EXPECT_EQ(test, s->cls[i].pred_hits, 0ULL);
+		KUNIT_EXPECT_EQ(test, s->cls[i].pred_misses, 0ULL);
+	}
+}
+
 static struct kunit_case ddl_predict_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_ewma_step_test, ddl_ewma_gen_params),
 	KUNIT_CASE_PARAM(ddl_ewma_converges_test, ddl_conv_gen_params),
@@ -1804,6 +1910,7 @@ static struct kunit_case ddl_predict_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_predict_two_jobs_test, ddl_two_gen_params),
 	KUNIT_CASE(ddl_predict_reconfigure_keeps_period_test),
 	KUNIT_CASE(ddl_predict_new_owner_test),
+	KUNIT_CASE(ddl_predict_many_jobs_test),
 	{}
 };
 
