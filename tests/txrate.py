@@ -8,26 +8,71 @@ Waits until DEV has sent WAIT_BYTES more bytes (default 0: no wait), then
 counts its tx_bytes and tx_packets over SECS seconds.  Prints JSON:
 {"secs": s, "bytes": b, "packets": p, "bps": bits per second}.
 
-With -q, counts the bytes the qdisc HANDLE of DEV sent instead (from
-`tc -s -j`, each read timed at the middle of the tc call): qdisc bytes are
-qdisc_pkt_len(), the length the shaper paces by.  A device counts a GSO
-packet's headers once, the qdisc once per segment, as on the wire.
+With -q, counts the bytes the qdisc HANDLE of DEV sent instead: qdisc
+bytes are qdisc_pkt_len(), the length the shaper paces by.  A device counts
+a GSO packet's headers once, the qdisc once per segment, as on the wire.
+The counters come from an RTM_GETQDISC dump on a netlink socket, timed
+around the dump: milliseconds even where starting tc takes seconds (the
+debug guest), which would blur the window's ends.
 """
 import json
-import subprocess
+import socket
+import struct
 import sys
 import time
 
+RTM_GETQDISC, NLMSG_DONE, NLMSG_ERROR = 38, 3, 2
+NLM_F_REQUEST, NLM_F_DUMP = 1, 0x300
+TCA_STATS2, TCA_STATS_BASIC = 7, 1
+
+
+def attrs(buf):
+    """Yield (type, payload) of the netlink attributes in buf."""
+    off = 0
+    while off + 4 <= len(buf):
+        alen, atype = struct.unpack_from("HH", buf, off)
+        if alen < 4:
+            break
+        yield atype & 0x3fff, buf[off + 4:off + alen]
+        off += (alen + 3) & ~3
+
 
 def qdisc_read(dev, handle):
+    """Bytes and packets of qdisc HANDLE ("10:") of DEV, and when read."""
+    ifindex = socket.if_nametoindex(dev)
+    want = int(handle.rstrip(":"), 16) << 16
+    sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                       socket.NETLINK_ROUTE)
+    tcm = struct.pack("BBHiIII", socket.AF_UNSPEC, 0, 0, ifindex, 0, 0, 0)
     t0 = time.monotonic()
-    out = subprocess.run(["tc", "-s", "-j", "qdisc", "show", "dev", dev],
-                         capture_output=True, text=True, check=True).stdout
-    t1 = time.monotonic()
-    for q in json.loads(out):
-        if q.get("handle") == handle:
-            return q["bytes"], q["packets"], (t0 + t1) / 2
-    sys.exit("no qdisc " + handle)
+    sk.send(struct.pack("IHHII", 16 + len(tcm), RTM_GETQDISC,
+                        NLM_F_REQUEST | NLM_F_DUMP, 1, 0) + tcm)
+    found = None
+    done = False
+    while not done:
+        buf = sk.recv(1 << 16)
+        t1 = time.monotonic()
+        off = 0
+        while off + 16 <= len(buf):
+            mlen, mtype = struct.unpack_from("IH", buf, off)
+            msg = buf[off + 16:off + mlen]
+            off += (mlen + 3) & ~3
+            if mtype in (NLMSG_DONE, NLMSG_ERROR):
+                done = True
+                break
+            _, _, _, idx, hdl, _, _ = struct.unpack_from("BBHiIII", msg)
+            if idx != ifindex or hdl != want:
+                continue
+            for atype, payload in attrs(msg[20:]):
+                if atype != TCA_STATS2:
+                    continue
+                for stype, sp in attrs(payload):
+                    if stype == TCA_STATS_BASIC:
+                        found = struct.unpack_from("QI", sp)
+    sk.close()
+    if found is None:
+        sys.exit("no qdisc %s on %s" % (handle, dev))
+    return found[0], found[1], (t0 + t1) / 2
 
 
 def read(dev, what):
