@@ -879,7 +879,7 @@ static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
 
 	if (!lead || !p->target_bytes)
 		return;
-	/* At most one pass per job on the tree. */
+	/* Bounded by the tree: each pass takes one job off it. */
 	while ((node = rb_first_cached(&s->periodic))) {
 		c = rb_entry(node, struct ddl_cls, periodic_node);
 		next = ddl_next_burst(c);
