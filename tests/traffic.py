@@ -11,7 +11,7 @@
         numbered datagrams from source port SPORT for SECS seconds, as fast
         as the socket buffer allows (blocking: the qdisc sets the pace);
         with BURST, only BURST datagrams at the start of every PERIOD_MS;
-        $DDL_SNDBUF sets the socket's send buffer, $DDL_MARK its SO_MARK
+        $DDL_SNDBUF sets the socket's send buffer
   traffic.py udp-burst ADDR PORT SPORT COUNT SIZE [TOS [MARK [PRIO]]]
         COUNT datagrams from SPORT with IP_TOS, SO_MARK and SO_PRIORITY
   traffic.py udp-sink ADDR PORTS SECS BUCKET_MS
@@ -134,8 +134,6 @@ def udp_flood(addr, port, sport, secs, size, burst=0, period=0, tos=0):
     if os.environ.get("DDL_SNDBUF"):
         s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
                      int(os.environ["DDL_SNDBUF"]))
-    if os.environ.get("DDL_MARK"):
-        s.setsockopt(socket.SOL_SOCKET, 36, int(os.environ["DDL_MARK"]))
     s.bind(("0.0.0.0", sport))
     pad = b"f" * (size - 8)
     start = time.monotonic()
