@@ -9,9 +9,10 @@
 #   make bench-datapath packet rate and memory against other qdiscs
 #                       (scripts/bench-datapath)
 #   make tools          build/tools/ddlemu, the job emulator (scripts/ddlemu.c)
-#   make demo           the default contention scenario under every policy:
-#                       table and plots (scripts/ddl-bench)
-#   make bench          both benchmarks with larger settings (not in check)
+#   make demo           the saturated scenario under every policy, ddl with
+#                       its defaults: table and plots (scripts/ddl-bench)
+#   make bench          every ddl-bench preset, 3 repetitions (medians), and
+#                       the datapath benchmark (not in check)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
@@ -58,11 +59,11 @@ bench-datapath:
 
 demo:
 	scripts/install-deps
-	scripts/ddl-bench --demo -o build/demo
+	scripts/ddl-bench -o build/demo saturated
 
 bench:
 	scripts/install-deps
-	scripts/ddl-bench --big -o build/bench
+	scripts/ddl-bench --reps 3 -o build/bench all
 	scripts/bench-datapath --json build/bench/datapath.json
 
 .PHONY: all modules modules_install tc install clean check vm bench-pace \

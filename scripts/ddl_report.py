@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The comparison table and plots of a scripts/ddl-bench run.
+"""The comparison tables and plots of a scripts/ddl-bench run.
 
 usage: ddl_report.py DIR [--no-plots]
 
-Reads DIR/scenario.json and DIR/<policy>/{ps-J,worker-J-I,stats}.json.
-Writes DIR/report.json and DIR/report.md (printed too) and, with gnuplot,
-DIR/throughput.png (per-job throughput over time, fq_codel against ddl)
-and DIR/iter-cdf.png (CDF of iteration times per policy).
+Reads DIR/PRESET/scenario.json, DIR/PRESET/rep-K/<policy>/{ps-J,
+worker-J-I,stats}.json and DIR/PRESET/solo/job-J/.  Writes DIR/report.json
+and DIR/report.md (printed too) and, with gnuplot, per preset
+DIR/PRESET/throughput.png (per-job throughput over time, fq_codel against
+ddl, first repetition) and DIR/PRESET/iter-cdf.png (CDF of iteration
+times per policy, all repetitions).
 
 Times: an iteration runs from the PS starting to send its update until
 the last gradient arrived; a burst completes when the last worker holds
 the whole update; a job completes when its last iteration ends, counted
-from its launch.  The ideal is the serial schedule of anchors.md: the
-jobs' bursts, started together, served one after another at the link
-rate, smallest first; its average completion is the floor for the
-average burst completion of bursts that meet each other.
+from its launch.  Every figure is the median over the repetitions of the
+per-repetition value.
+
+Bounds: the solo bound is each job's average iteration time when it runs
+alone (no scheduler can make a job iterate faster), averaged over the
+jobs.  The serial schedule of anchors.md (the jobs' bursts, started
+together, served one after another at the link rate, smallest first) is
+the floor for the average completion of bursts that start together: that
+holds for the first iteration only, so only the first iteration's bursts
+are compared with it.
 """
 import glob
 import json
@@ -51,15 +59,19 @@ def load_policy(d):
 
 
 def summarize(scn, ps, workers, stats):
-    iters, bursts, jcts = [], [], []
+    iters, bursts, first, jcts = [], [], [], []
     for p in ps:
-        for it in p["iters"]:
+        for i, it in enumerate(p["iters"]):
             iters.append((it["end"] - it["start"]) / 1e6)
             bursts.append((it["burst"] - it["start"]) / 1e6)
+            if i == 0:
+                first.append((it["burst"] - p["launch"]) / 1e6)
         jcts.append((p["end"] - p["launch"]) / 1e6)
     # The bytes the bottleneck sent from the launch until every job ended.
     secs = (stats["t1"] - stats["t0"]) / 1e9
     util = stats["tx_bytes"] * 8 / (scn["rate_bps"] * secs) if secs else 0
+    tcp = {k: stats["tcp1"][k] - stats["tcp0"][k] for k in stats["tcp1"]} \
+        if "tcp1" in stats else {}
     return {
         "policy": stats["policy"],
         "jobs": len(ps),
@@ -67,12 +79,20 @@ def summarize(scn, ps, workers, stats):
         "workers_reported": len(workers),
         "iter_avg_ms": mean(iters), "iter_median_ms": pct(iters, 50),
         "iter_p99_ms": pct(iters, 99),
-        "jct_avg_ms": mean(jcts), "jct_median_ms": pct(jcts, 50),
-        "jct_p99_ms": pct(jcts, 99),
+        "jct_avg_ms": mean(jcts), "jct_max_ms": max(jcts),
         "burst_avg_ms": mean(bursts),
+        "first_burst_avg_ms": mean(first),
         "utilisation": util,
+        "retrans": tcp.get("retrans", 0),
+        "timeouts": tcp.get("timeouts", 0),
         "iter_ms": iters,
     }
+
+
+def median(vals):
+    s = sorted(vals)
+    n = len(s)
+    return (s[n // 2] + s[(n - 1) // 2]) / 2 if n else float("nan")
 
 
 def ideal_ms(scn, ps):
@@ -84,6 +104,22 @@ def ideal_ms(scn, ps):
         t += s / rate
         done.append(t * 1e3)
     return mean(done), max(done)
+
+
+def solo_bound(d, scn):
+    """Per job: its average iteration time alone; and their mean."""
+    sizes = str(scn["update"]).split(",")
+    grads = str(scn["grad"]).split(",")
+    comps = str(scn["compute_ms"]).split(",")
+    rep, per_job = {}, []
+    for j in range(scn["jobs"]):
+        k = (sizes[j % len(sizes)], grads[j % len(grads)],
+             comps[j % len(comps)])
+        rep.setdefault(k, j)
+        ps, _, _ = load_policy("%s/solo/job-%d" % (d, rep[k]))
+        it = [(x["end"] - x["start"]) / 1e6 for x in ps[0]["iters"]]
+        per_job.append(mean(it))
+    return mean(per_job), per_job
 
 
 def throughput(workers, bucket_ms=10):
@@ -132,13 +168,13 @@ def plots(out, pols, summaries, data):
                  "set xrange [0:%g]" % secs,
                  "set grid"]
         for p in pair:
-            jobs = write_tput("%s/%s/tput.dat" % (out, p), *data[p][:2],
+            jobs = write_tput("%s/tput-%s.dat" % (out, p), *data[p][:2],
                               secs=secs)
             lines.append("set title '%s: update throughput per job "
                          "(10 ms bins)'" % p)
             lines.append("set xlabel 'seconds since launch'")
             lines.append("plot " + ", ".join(
-                "'%s/%s/tput.dat' using 1:%d with steps title 'job %s'"
+                "'%s/tput-%s.dat' using 1:%d with steps title 'job %s'"
                 % (out, p, i + 2, j) for i, j in enumerate(jobs)))
         lines.append("unset multiplot")
         run_gnuplot(out, "throughput", lines)
@@ -151,10 +187,10 @@ def plots(out, pols, summaries, data):
     plot = []
     for p in pols:
         v = sorted(summaries[p]["iter_ms"])
-        with open("%s/%s/cdf.dat" % (out, p), "w") as f:
+        with open("%s/cdf-%s.dat" % (out, p), "w") as f:
             for i, x in enumerate(v):
                 f.write("%.3f %.4f\n" % (x, (i + 1) / len(v)))
-        plot.append("'%s/%s/cdf.dat' using 1:2 with steps lw 2 title '%s'"
+        plot.append("'%s/cdf-%s.dat' using 1:2 with steps lw 2 title '%s'"
                     % (out, p, p))
     lines.append("plot " + ", ".join(plot))
     run_gnuplot(out, "iter-cdf", lines)
@@ -169,58 +205,152 @@ def run_gnuplot(out, name, lines):
     subprocess.run(["gnuplot", script], check=True)
 
 
-def main():
-    out = os.path.abspath(sys.argv[1])
-    scn = json.load(open(out + "/scenario.json"))
-    pols = [p for p in scn["policies"].split()
-            if os.path.exists("%s/%s/stats.json" % (out, p))]
-    data = {p: load_policy("%s/%s" % (out, p)) for p in pols}
-    summ = {p: summarize(scn, *data[p]) for p in pols}
-    ideal_avg, ideal_last = ideal_ms(scn, data[pols[0]][0])
 
-    rows = ["| policy | iteration avg / median / p99 (ms) | JCT avg / "
-            "median / p99 (ms) | burst avg (ms) | utilisation |",
-            "|---|---|---|---|---|"]
+KEYS = ("iter_avg_ms", "iter_median_ms", "iter_p99_ms", "jct_avg_ms",
+        "jct_max_ms", "burst_avg_ms", "first_burst_avg_ms", "utilisation",
+        "retrans", "timeouts")
+
+
+def targets(name, summ, bound):
+    """Issue 11's targets for ddl with its defaults: (text, met) pairs."""
+    if "ddl" not in summ or "fq_codel" not in summ:
+        return []
+    d, fq = summ["ddl"], summ["fq_codel"]
+    out = []
+    if name == "compatible":
+        out.append(("avg iteration <= 1.05 x solo bound: %.3f" %
+                    (d["iter_avg_ms"] / bound),
+                    d["iter_avg_ms"] <= 1.05 * bound))
+        out.append(("fq_codel / ddl avg iteration >= 1.3: %.3f" %
+                    (fq["iter_avg_ms"] / d["iter_avg_ms"]),
+                    fq["iter_avg_ms"] >= 1.3 * d["iter_avg_ms"]))
+        return out
+    if name == "saturated" and "prio" in summ:
+        ref, what = summ["prio"]["jct_avg_ms"], "prio's"
+    else:
+        base = [p for p in summ if not p.startswith("ddl")]
+        best = min(base, key=lambda p: summ[p]["jct_avg_ms"])
+        ref, what = summ[best]["jct_avg_ms"], "the best baseline's (%s)" % best
+    out.append(("avg JCT <= 1.05 x %s: %.3f" % (what, d["jct_avg_ms"] / ref),
+                d["jct_avg_ms"] <= 1.05 * ref))
+    out.append(("max JCT <= 1.05 x fq_codel's max: %.3f" %
+                (d["jct_max_ms"] / fq["jct_max_ms"]),
+                d["jct_max_ms"] <= 1.05 * fq["jct_max_ms"]))
+    return out
+
+
+def report_preset(out, name, plot):
+    d = "%s/%s" % (out, name)
+    scn = json.load(open(d + "/scenario.json"))
+    reps = sorted(glob.glob(d + "/rep-*"), key=lambda r: int(r.split("-")[-1]))
+    pols = [p for p in scn["policies"].split()
+            if all(os.path.exists("%s/%s/stats.json" % (r, p)) for r in reps)]
+    runs = {p: [summarize(scn, *load_policy("%s/%s" % (r, p))) for r in reps]
+            for p in pols}
+    summ = {}
+    for p in pols:
+        summ[p] = {k: median([s[k] for s in runs[p]]) for k in KEYS}
+        for k in ("jobs", "iterations", "workers_reported"):
+            summ[p][k] = min(s[k] for s in runs[p])
+        summ[p]["iter_ms"] = [x for s in runs[p] for x in s["iter_ms"]]
+    bound, per_job = solo_bound(d, scn)
+    ideal_avg, ideal_last = ideal_ms(scn,
+                                     load_policy("%s/%s" % (reps[0],
+                                                            pols[0]))[0])
+    rows = ["## %s" % name, "",
+            "%d jobs x %s workers, updates %s B, gradients %s B, compute %s "
+            "ms, %d iterations, %s%s; median of %d repetition%s." % (
+                scn["jobs"], scn["workers"], scn["update"], scn["grad"],
+                scn["compute_ms"], scn["iters"], scn["rate"],
+                ", %d background TCP flows" % scn["bg_flows"]
+                if scn["bg_flows"] else "", len(reps),
+                "s" if len(reps) > 1 else ""),
+            "Solo bound (each job alone, its average iteration): %.0f ms "
+            "(per job: %s)." % (bound, ", ".join("%.0f" % x
+                                                  for x in per_job)),
+            "",
+            "| policy | iter avg / p99 (ms) | x solo | JCT avg / max (ms) | "
+            "1st burst (ms) | util | TCP retrans / RTOs |",
+            "|---|---|---|---|---|---|---|"]
     for p in pols:
         s = summ[p]
-        rows.append("| %s | %.0f / %.0f / %.0f | %.0f / %.0f / %.0f | "
-                    "%.0f | %.0f %% |" % (
-                        p, s["iter_avg_ms"], s["iter_median_ms"],
-                        s["iter_p99_ms"], s["jct_avg_ms"],
-                        s["jct_median_ms"], s["jct_p99_ms"],
-                        s["burst_avg_ms"], s["utilisation"] * 100))
+        rows.append("| %s | %.0f / %.0f | %.2f | %.0f / %.0f | %.0f | "
+                    "%.0f %% | %.0f / %.0f |" % (
+                        p, s["iter_avg_ms"], s["iter_p99_ms"],
+                        s["iter_avg_ms"] / bound, s["jct_avg_ms"],
+                        s["jct_max_ms"], s["first_burst_avg_ms"],
+                        s["utilisation"] * 100, s["retrans"], s["timeouts"]))
     gains = {}
-    for d in (p for p in pols if p.startswith("ddl")):
-        rows += ["", "%s against each baseline (time saved, %%):" % d, "",
-                 "| baseline | iteration avg | JCT avg | burst avg |",
-                 "|---|---|---|---|"]
+    for dp in (p for p in pols if p.startswith("ddl")):
+        rows += ["", "%s against each baseline (time saved, %%):" % dp, "",
+                 "| baseline | iter avg | iter p99 | JCT avg | JCT max |",
+                 "|---|---|---|---|---|"]
         for b in (p for p in pols if not p.startswith("ddl")):
-            g = {k: (summ[b][k] - summ[d][k]) * 100 / summ[b][k]
-                 for k in ("iter_avg_ms", "jct_avg_ms", "burst_avg_ms")}
-            gains["%s/%s" % (d, b)] = g
-            rows.append("| %s | %+.1f | %+.1f | %+.1f |" % (
-                b, g["iter_avg_ms"], g["jct_avg_ms"], g["burst_avg_ms"]))
-    rows += ["", "Ideal serial schedule (%d jobs' bursts started together, "
-             "one after another at the rate): average burst completion "
-             "%.0f ms, last %.0f ms." % (scn["jobs"], ideal_avg, ideal_last)]
-    for d in (p for p in pols if p.startswith("ddl")):
-        rows.append("%s's average burst completion: %.0f ms, %.2f x the "
-                    "ideal." % (d, summ[d]["burst_avg_ms"],
-                                summ[d]["burst_avg_ms"] / ideal_avg))
-    made = [] if "--no-plots" in sys.argv else plots(out, pols, summ, data)
-    text = "\n".join(rows)
-    with open(out + "/report.md", "w") as f:
-        f.write(text + "\n")
-    rep = {"scenario": scn, "ideal_burst_avg_ms": ideal_avg,
-           "ideal_burst_last_ms": ideal_last, "gains": gains,
+            g = {k: (summ[b][k] - summ[dp][k]) * 100 / summ[b][k]
+                 for k in ("iter_avg_ms", "iter_p99_ms", "jct_avg_ms",
+                           "jct_max_ms")}
+            gains["%s/%s" % (dp, b)] = g
+            rows.append("| %s | %+.1f | %+.1f | %+.1f | %+.1f |" % (
+                b, g["iter_avg_ms"], g["iter_p99_ms"], g["jct_avg_ms"],
+                g["jct_max_ms"]))
+    rows += ["", "First iteration against the serial schedule (%d bursts "
+             "started together, one after another at the rate): average "
+             "completion %.0f ms, last %.0f ms." % (scn["jobs"], ideal_avg,
+                                                    ideal_last)]
+    for dp in (p for p in pols if p.startswith("ddl")):
+        rows.append("%s: %.0f ms, %.2f x the serial schedule." % (
+            dp, summ[dp]["first_burst_avg_ms"],
+            summ[dp]["first_burst_avg_ms"] / ideal_avg))
+    tg = targets(name, summ, bound)
+    if tg:
+        rows += ["", "Targets (ddl with its defaults):", ""]
+        rows += ["- %s: %s" % ("met" if ok else "NOT met", t) for t, ok in tg]
+    made = []
+    if plot:
+        made = plots(d, pols, summ,
+                     {p: load_policy("%s/%s" % (reps[0], p)) for p in pols})
+    rep = {"scenario": scn, "solo_bound_ms": bound, "solo_per_job_ms": per_job,
+           "ideal_burst_avg_ms": ideal_avg, "ideal_burst_last_ms": ideal_last,
+           "gains": gains, "targets": [{"target": t, "met": ok}
+                                       for t, ok in tg],
+           "runs": {p: [{k: v for k, v in s.items() if k != "iter_ms"}
+                        for s in runs[p]] for p in pols},
            "policies": {p: {k: v for k, v in summ[p].items()
                             if k != "iter_ms"} for p in pols},
            "plots": made}
+    return rows, rep
+
+
+def main():
+    out = os.path.abspath(sys.argv[1])
+    names = sorted(os.path.basename(os.path.dirname(f))
+                   for f in glob.glob(out + "/*/scenario.json"))
+    order = ["saturated", "compatible", "hetero", "background", "quick"]
+    names.sort(key=lambda n: order.index(n) if n in order else len(order))
+    rows, rep = [], {}
+    for n in names:
+        r, rep[n] = report_preset(out, n, "--no-plots" not in sys.argv)
+        rows += r + [""]
+    if "saturated" in rep and "background" in rep:
+        a = rep["saturated"]["policies"]
+        b = rep["background"]["policies"]
+        rows += ["## background against saturated (same jobs, same boot)",
+                 "", "| policy | avg iteration without / with background "
+                 "(ms) | ratio |", "|---|---|---|"]
+        for p in (p for p in b if p in a):
+            rows.append("| %s | %.0f / %.0f | %.3f |" % (
+                p, a[p]["iter_avg_ms"], b[p]["iter_avg_ms"],
+                b[p]["iter_avg_ms"] / a[p]["iter_avg_ms"]))
+        rows.append("")
+    text = "\n".join(rows)
+    with open(out + "/report.md", "w") as f:
+        f.write(text)
     with open(out + "/report.json", "w") as f:
         json.dump(rep, f, indent=1)
     print(text)
-    for m in made:
-        print("plot: " + m)
+    for n in names:
+        for m in rep[n]["plots"]:
+            print("plot: " + m)
 
 
 main()

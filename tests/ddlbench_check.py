@@ -25,9 +25,9 @@ def check(desc, cond, detail=""):
 def main():
     d = sys.argv[1]
     try:
-        rep = json.load(open(d + "/report.json"))
-    except (OSError, ValueError) as e:
-        check("report.json written", False, str(e))
+        rep = json.load(open(d + "/report.json"))["quick"]
+    except (OSError, ValueError, KeyError) as e:
+        check("report.json written, with the quick preset", False, str(e))
         sys.exit(1)
     scn = rep["scenario"]
     jobs, workers, iters = scn["jobs"], scn["workers"], scn["iters"]
@@ -35,6 +35,10 @@ def main():
     want = scn["policies"].split()
     check("every policy reported", sorted(rep["policies"]) == sorted(want),
           "%s, want %s" % (sorted(rep["policies"]), sorted(want)))
+    check("solo bound measured for every job",
+          len(rep["solo_per_job_ms"]) == jobs and
+          all(x > 0 and math.isfinite(x) for x in rep["solo_per_job_ms"]),
+          str(rep["solo_per_job_ms"]))
     for p, s in rep["policies"].items():
         check("%s: %d iterations" % (p, jobs * iters),
               s["iterations"] == jobs * iters, str(s["iterations"]))
@@ -42,7 +46,7 @@ def main():
               s["workers_reported"] == jobs * workers,
               str(s["workers_reported"]))
         got = {}
-        for f in glob.glob("%s/%s/worker-*.json" % (d, p)):
+        for f in glob.glob("%s/quick/rep-*/%s/worker-*.json" % (d, p)):
             w = json.load(open(f))
             got[f] = (w["iters"], sum(w["bytes"]), int(w["job"]))
         bad = [f for f, (n, b, j) in got.items()
@@ -52,11 +56,15 @@ def main():
         vals = [s[k] for k in s if k.endswith("_ms")]
         check("%s: times positive and finite" % p,
               all(v > 0 and math.isfinite(v) for v in vals), str(vals))
-        check("%s: median <= p99, burst <= iteration <= JCT" % p,
+        check("%s: median <= p99, burst <= iteration <= JCT <= max JCT" % p,
               s["iter_median_ms"] <= s["iter_p99_ms"] and
-              s["burst_avg_ms"] <= s["iter_avg_ms"] <= s["jct_avg_ms"])
+              s["burst_avg_ms"] <= s["iter_avg_ms"] <= s["jct_avg_ms"] <=
+              s["jct_max_ms"])
         check("%s: utilisation in (0, 102%%]" % p,
               0 < s["utilisation"] <= 1.02, "%.3f" % s["utilisation"])
+        check("%s: TCP counters read" % p,
+              all(r["retrans"] >= 0 and r["timeouts"] >= 0 for r in
+                  rep["runs"][p]) and "retrans" in s)
     rate = scn["rate_bps"] / 8
     one = workers * (min(sizes) + 24) * 1514 / 1448 / rate * 1e3
     check("ideal: first burst alone at the rate, average above it",
@@ -68,7 +76,7 @@ def main():
               "ddl/%s" % base in rep["gains"] or base not in want)
     for png in ("throughput.png", "iter-cdf.png"):
         try:
-            head = open("%s/%s" % (d, png), "rb").read(8)
+            head = open("%s/quick/%s" % (d, png), "rb").read(8)
         except OSError:
             head = b""
         check(png + " is a PNG", head == b"\x89PNG\r\n\x1a\n")
