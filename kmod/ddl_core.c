@@ -24,6 +24,9 @@
 #define NSEC_PER_SEC_U64	1000000000ULL
 #define USEC_PER_SEC_U64	1000000ULL
 
+#define DDL_BURST_GAP_NS	((u64)DDL_BURST_GAP_US * NSEC_PER_USEC_U64)
+#define DDL_AUTO_CAP_NS		((u64)DDL_AUTO_CAP_US * NSEC_PER_USEC_U64)
+
 /* Largest background credit, bytes times percent: one 64 KiB GSO packet. */
 #define DDL_BG_CREDIT_MAX	(65536LL * 100)
 
@@ -328,6 +331,60 @@ void ddl_sched_destroy(struct ddl_sched *s)
 	s->keyhash = NULL;
 }
 
+/* Job @c's learned time between burst starts, 0 while it has none. */
+static u64 ddl_period(const struct ddl_cls *c)
+{
+	return c->samples ? c->period : 0;
+}
+
+/**
+ * ddl_turn_ns() - how long a job's green turn lasts
+ * @s: scheduler
+ * @p: configuration
+ * @idx: job class index
+ *
+ * With an explicit slice, the slice times the job's weight.  With slice
+ * auto, DDL_AUTO_TURN_PERIODS of the job's learned burst period times its
+ * weight, at most DDL_SLICE_MAX: long enough for the jobs' bursts to fall
+ * into step behind each other, short enough to rotate within a few of the
+ * job's iterations.  0 while the job has no learned period: its turn then
+ * ends at its first pause.
+ *
+ * Context: any.
+ * Return: nanoseconds.
+ */
+u64 ddl_turn_ns(const struct ddl_sched *s, const struct ddl_params *p,
+		u32 idx)
+{
+	const struct ddl_cls *c = &s->cls[idx];
+
+	if (p->slice_us != TC_DDL_AUTO)
+		return (u64)p->slice_us * NSEC_PER_USEC_U64 * c->weight;
+	return min_t(u64, ddl_period(c) * DDL_AUTO_TURN_PERIODS * c->weight,
+		     (u64)DDL_SLICE_MAX * NSEC_PER_USEC_U64);
+}
+
+/**
+ * ddl_yield_ns() - how long a green job's queue may stay empty
+ * @s: scheduler
+ * @p: configuration
+ * @idx: job class index
+ *
+ * An explicit yield (0: never yield).  With yield auto, the job's learned
+ * burst period: a job that stays idle that long has missed its next burst,
+ * so it paused or ended.  DDL_BURST_GAP_US while it has no learned period.
+ *
+ * Context: any.
+ * Return: nanoseconds, 0 for never.
+ */
+u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
+		 u32 idx)
+{
+	if (p->yield_us != TC_DDL_AUTO)
+		return (u64)p->yield_us * NSEC_PER_USEC_U64;
+	return max_t(u64, ddl_period(&s->cls[idx]), DDL_BURST_GAP_NS);
+}
+
 /* Close @s->green's current stint and make @idx (maybe DDL_NONE) green. */
 static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 			  u32 idx, u64 now)
@@ -347,14 +404,38 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 	c = &s->cls[idx];
 	c->greens++;
 	s->slice_start = now;
-	s->slice_end = now + (u64)p->slice_us * NSEC_PER_USEC_U64 * c->weight;
+	s->slice_end = now + ddl_turn_ns(s, p, idx);
 	s->green_empty_since = c->backlogged ? 0 : now;
+}
+
+/*
+ * Whether green's turn is over at @now.  An explicit slice ends on time.
+ * An automatic turn ends in a pause of green (its queue empty for
+ * DDL_BURST_GAP_US, so between two of its bursts, not within one) once the
+ * turn is used up, and in any case after twice the turn (DDL_AUTO_CAP_US
+ * for a job with no learned period).
+ */
+static bool ddl_turn_over(const struct ddl_sched *s,
+			  const struct ddl_params *p, u64 now)
+{
+	const struct ddl_cls *c = &s->cls[s->green];
+	u64 turn, ran = now - s->slice_start;
+
+	if (p->slice_us != TC_DDL_AUTO)
+		return now >= s->slice_end;
+	turn = ddl_turn_ns(s, p, s->green);
+	if (ran >= (turn ? 2 * turn : DDL_AUTO_CAP_NS))
+		return true;
+	return ran >= turn && !c->backlogged &&
+	       now - s->green_empty_since >= DDL_BURST_GAP_NS;
 }
 
 /* Decide who is green at @now. */
 static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 			u64 now)
 {
+	struct ddl_cls *c;
+	u64 yield;
 	u32 next;
 
 	if (p->mode == TC_DDL_MODE_STATIC) {
@@ -371,29 +452,31 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 		return;
 	}
 
-	/* Yield: green's queue has stayed empty for yield_us. */
-	if (!s->cls[s->green].backlogged && p->yield_us &&
-	    now - s->green_empty_since >= (u64)p->yield_us * NSEC_PER_USEC_U64) {
+	/* Yield: green's queue has stayed empty for its yield time. */
+	c = &s->cls[s->green];
+	yield = ddl_yield_ns(s, p, s->green);
+	if (!c->backlogged && yield && now - s->green_empty_since >= yield) {
 		next = ddl_bm_next(s, s->green + 1);
 		if (next != DDL_NONE) {
 			s->yields++;
-			s->cls[s->green].yields++;
+			c->yields++;
 			ddl_set_green(s, p, next, now);
 			return;
 		}
 	}
 
-	if (now >= s->slice_end) {
+	if (ddl_turn_over(s, p, now)) {
 		next = ddl_bm_next(s, s->green + 1);
 		if (next == DDL_NONE)
 			return;	/* nobody to hand over to: keep green */
 		if (next == s->green) {
 			/* Alone: a new slice, not a rotation. */
 			s->slice_start = now;
-			s->slice_end = now + (u64)p->slice_us *
-				       NSEC_PER_USEC_U64 * s->cls[next].weight;
+			s->slice_end = now + ddl_turn_ns(s, p, next);
 			return;
 		}
+		if (c->backlogged)
+			s->turns_forced++;
 		s->rotations++;
 		ddl_set_green(s, p, next, now);
 	}
@@ -741,8 +824,7 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 {
 	s->cls[idx].weight = weight;
 	if (idx == s->green)
-		s->slice_end = s->slice_start +
-			       (u64)p->slice_us * NSEC_PER_USEC_U64 * weight;
+		s->slice_end = s->slice_start + ddl_turn_ns(s, p, idx);
 }
 
 /* Shaping */
@@ -1002,7 +1084,7 @@ static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
  * @now: current time, ns
  *
  * A burst starts when a job sends after its queue stayed empty for at
- * least yield_us (DDL_BURST_GAP_US if yield is off), or for the first
+ * least yield_us (DDL_BURST_GAP_US if yield is off or auto), or for the first
  * time; but a job with a steady period does not start a burst within a
  * quarter period of the last (a burst the sender paused in).  The interval
  * since the previous burst start and that burst's bytes feed the job's
@@ -1021,7 +1103,8 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		     u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
-	u64 gap = (u64)(p->yield_us ?: DDL_BURST_GAP_US) * NSEC_PER_USEC_U64;
+	u64 gap = p->yield_us && p->yield_us != TC_DDL_AUTO ?
+		  (u64)p->yield_us * NSEC_PER_USEC_U64 : DDL_BURST_GAP_NS;
 
 	if (idx == DDL_BG(s))
 		return false;
@@ -1144,8 +1227,7 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 	u32 i;
 
 	if (s->green != DDL_NONE && old->slice_us != p->slice_us)
-		s->slice_end = s->slice_start + (u64)p->slice_us *
-			       NSEC_PER_USEC_U64 * s->cls[s->green].weight;
+		s->slice_end = s->slice_start + ddl_turn_ns(s, p, s->green);
 
 	if (old->bgshare != p->bgshare)
 		s->bg_credit = 0;

@@ -28,12 +28,21 @@
 #define DDL_JOBS_MIN		1U
 #define DDL_JOBS_MAX		4096U	/* two bitmap levels of 64 */
 
-#define DDL_SLICE_DEFAULT	20000U	/* us */
-#define DDL_SLICE_MIN		100U
+#define DDL_SLICE_DEFAULT	TC_DDL_AUTO
+#define DDL_SLICE_MIN		100U	/* us */
 #define DDL_SLICE_MAX		10000000U
 
-#define DDL_YIELD_DEFAULT	1000U	/* us; 0 disables yielding */
+#define DDL_YIELD_DEFAULT	TC_DDL_AUTO	/* us; 0 disables yielding */
 #define DDL_YIELD_MAX		DDL_SLICE_MAX
+
+/*
+ * Automatic turns (slice auto): a green job keeps green for this many of
+ * its learned burst periods, then hands on at its first pause between
+ * bursts, and at the latest after twice that.  A job with no learned period
+ * hands on at its first pause, and after DDL_AUTO_CAP_US if it never pauses.
+ */
+#define DDL_AUTO_TURN_PERIODS	4U
+#define DDL_AUTO_CAP_US		200000U
 
 #define DDL_MAXWAIT_DEFAULT	500000U	/* us */
 #define DDL_MAXWAIT_MIN		1000U
@@ -88,8 +97,10 @@
  * @limit: maximum packets queued in the qdisc
  * @jobs: number of job classes (fixed for the life of the instance)
  * @mode: enum tc_ddl_mode
- * @slice_us: length of a green slice for a job of weight 1
- * @yield_us: a green job whose queue stays empty this long yields; 0: never
+ * @slice_us: length of a green slice for a job of weight 1; TC_DDL_AUTO:
+ *	DDL_AUTO_TURN_PERIODS of the green job's learned period (ddl_turn_ns())
+ * @yield_us: a green job whose queue stays empty this long yields; 0: never;
+ *	TC_DDL_AUTO: its learned period (ddl_yield_ns())
  * @maxwait_us: a backlogged class unserved this long is served at once
  * @bgshare: minimum share of the background class while backlogged, percent
  * @key: enum tc_ddl_key, the built-in classification key
@@ -250,6 +261,7 @@ struct ddl_cls {
  * @green_empty_since: when @green's queue became empty, 0 while backlogged
  * @bg_credit: background share credit, bytes times percent
  * @rotations: slice ends that moved green to another job
+ * @turns_forced: turns ended while green still had packets queued
  * @yields: green handed on early
  * @guard_runs: packets sent by the starvation guard
  * @bgshare_runs: packets sent for the background share
@@ -299,6 +311,7 @@ struct ddl_sched {
 	s64			bg_credit;
 
 	u64			rotations;
+	u64			turns_forced;
 	u64			yields;
 	u64			guard_runs;
 	u64			bgshare_runs;
@@ -367,6 +380,10 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		     const struct ddl_params *p, u64 now);
 u64 ddl_green_ns(const struct ddl_sched *s, u32 idx, u64 now);
+u64 ddl_turn_ns(const struct ddl_sched *s, const struct ddl_params *p,
+		u32 idx);
+u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
+		 u32 idx);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
 
 u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,

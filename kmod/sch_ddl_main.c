@@ -458,15 +458,6 @@ static struct netlink_range_validation ddl_jobs_range = {
 	.max = DDL_JOBS_MAX,
 };
 
-static struct netlink_range_validation ddl_slice_range = {
-	.min = DDL_SLICE_MIN,
-	.max = DDL_SLICE_MAX,
-};
-
-static struct netlink_range_validation ddl_yield_range = {
-	.max = DDL_YIELD_MAX,
-};
-
 static struct netlink_range_validation ddl_maxwait_range = {
 	.min = DDL_MAXWAIT_MIN,
 	.max = DDL_MAXWAIT_MAX,
@@ -507,8 +498,9 @@ static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_limit_range),
 	[TCA_DDL_JOBS]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_jobs_range),
 	[TCA_DDL_MODE]		= NLA_POLICY_MAX(NLA_U32, TC_DDL_MODE_MAX),
-	[TCA_DDL_SLICE]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_slice_range),
-	[TCA_DDL_YIELD]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_yield_range),
+	/* Ranges checked in ddl_parse_opt(): TC_DDL_AUTO is allowed. */
+	[TCA_DDL_SLICE]		= { .type = NLA_U32 },
+	[TCA_DDL_YIELD]		= { .type = NLA_U32 },
 	[TCA_DDL_MAXWAIT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ddl_maxwait_range),
 	[TCA_DDL_BGSHARE]	= NLA_POLICY_MAX(NLA_U32, DDL_BGSHARE_MAX),
@@ -652,7 +644,22 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 	}
 	p->jobs = jobs;
 
-	if (p->yield_us && p->yield_us >= p->slice_us) {
+	if (p->slice_us != TC_DDL_AUTO &&
+	    (p->slice_us < DDL_SLICE_MIN || p->slice_us > DDL_SLICE_MAX)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_SLICE],
+				    "slice must be auto or between 100us and 10s");
+		return -ERANGE;
+	}
+	if (p->yield_us != TC_DDL_AUTO && p->yield_us > DDL_YIELD_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_YIELD],
+				    "yield must be auto or at most 10s");
+		return -ERANGE;
+	}
+	/* An automatic slice or yield follows the jobs: nothing to compare. */
+	if (p->slice_us == TC_DDL_AUTO)
+		return ddl_parse_pace(p, tb, mtu, create, extack);
+	if (p->yield_us && p->yield_us != TC_DDL_AUTO &&
+	    p->yield_us >= p->slice_us) {
 		NL_SET_ERR_MSG_MOD(extack, "yield must be shorter than the slice");
 		return -EINVAL;
 	}
@@ -854,6 +861,9 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->lead_job = ddl_lead_job(&q->s) == DDL_NONE ? 0 :
 		       ddl_lead_job(&q->s) + 1;
 	qs->target = q->params.target_bytes;
+	if (q->s.green != DDL_NONE)
+		qs->turn_ns = ddl_turn_ns(&q->s, &q->params, q->s.green);
+	qs->turns_forced = q->s.turns_forced;
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));

@@ -1643,9 +1643,348 @@ static struct kunit_suite ddl_change_test_suite = {
 	.test_cases = ddl_change_test_cases,
 };
 
+/* sch_ddl_turn: automatic turns (slice auto, yield auto) */
+
+#define DDL_T_JOBS_MAX	64
+
+/*
+ * A periodic job: a burst of @pkts packets arrives at once; @compute_ns
+ * after its last packet left, the next one arrives.  One iteration runs
+ * from a burst's arrival to the next's: alone, @pkts packet times plus
+ * @compute_ns.
+ */
+struct ddl_t_job {
+	u32	pkts;
+	u64	compute_ns;
+	u32	stop_after;	/* no burst after this many; 0: never */
+	u64	next;		/* arrival of the next burst; U64_MAX: none */
+	u64	start;		/* arrival of the current burst */
+	u64	done;		/* when the last burst's last packet left */
+	u32	iters;		/* bursts completed */
+	u32	counted;	/* ... of them after the warm-up */
+	u64	iter_sum;	/* their iteration times, ns */
+};
+
+/* Jobs on a link of one packet per DDL_T_PKT_NS, scheduled by the core. */
+struct ddl_t_link {
+	struct ddl_sim		*sim;
+	struct ddl_t_job	job[DDL_T_JOBS_MAX];
+	u32			njobs;
+	u32			warmup;	/* iterations of each job not counted */
+};
+
+static struct ddl_t_link *ddl_t_link_new(struct kunit *test, u32 njobs,
+					 u32 pkts, u64 compute_ns)
+{
+	struct ddl_t_link *l;
+	u32 j;
+
+	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	l->sim = ddl_sim_new(test, njobs);
+	/* The defaults, as a user gets them: slice and yield auto. */
+	l->sim->p.slice_us = DDL_SLICE_DEFAULT;
+	l->sim->p.yield_us = DDL_YIELD_DEFAULT;
+	l->njobs = njobs;
+	for (j = 0; j < njobs; j++) {
+		l->job[j].pkts = pkts;
+		l->job[j].compute_ns = compute_ns;
+		l->job[j].next = 0;	/* every job starts at once */
+	}
+	return l;
+}
+
+static u64 ddl_t_solo_ns(const struct ddl_t_job *jb)
+{
+	return jb->pkts * DDL_T_PKT_NS + jb->compute_ns;
+}
+
+/* A burst of job @j arrives: the glue activates, then asks the predictor. */
+static void ddl_t_arrive(struct ddl_t_link *l, u32 j)
+{
+	struct ddl_sim *sim = l->sim;
+	bool was_empty = !sim->qlen[j];
+
+	ddl_sim_enqueue(sim, j, l->job[j].pkts);
+	if (was_empty)
+		ddl_burst_start(&sim->s, &sim->p, j, sim->now);
+	l->job[j].start = sim->now;
+	l->job[j].next = U64_MAX;
+}
+
+/* Run the link until @until; bounded by @until / DDL_T_PKT_NS packets. */
+static void ddl_t_run(struct ddl_t_link *l, u64 until)
+{
+	struct ddl_sim *sim = l->sim;
+	struct ddl_t_job *jb;
+	u64 next;
+	u32 j, idx;
+
+	while (sim->now < until) {
+		next = U64_MAX;
+		for (j = 0; j < l->njobs; j++) {
+			if (l->job[j].next <= sim->now)
+				ddl_t_arrive(l, j);
+			next = min(next, l->job[j].next);
+		}
+		idx = ddl_sim_send(sim);
+		if (idx == DDL_NONE) {
+			if (next == U64_MAX)
+				return;
+			sim->now = min(next, until);
+			continue;
+		}
+		sim->now += DDL_T_PKT_NS;
+		if (idx >= l->njobs || sim->qlen[idx])
+			continue;
+		/* The burst's last packet left: the job computes. */
+		jb = &l->job[idx];
+		jb->done = sim->now;
+		if (++jb->iters > l->warmup) {
+			jb->iter_sum += sim->now + jb->compute_ns - jb->start;
+			jb->counted++;
+		}
+		if (!jb->stop_after || jb->iters < jb->stop_after)
+			jb->next = sim->now + jb->compute_ns;
+	}
+}
+
+/* Average iteration of job @j after the warm-up, in 1/1000 of its solo. */
+static u64 ddl_t_permille(struct kunit *test, const struct ddl_t_link *l,
+			  u32 j)
+{
+	const struct ddl_t_job *jb = &l->job[j];
+
+	KUNIT_ASSERT_GT(test, jb->counted, 0U);
+	return div64_u64(jb->iter_sum * 1000, jb->counted * ddl_t_solo_ns(jb));
+}
+
+struct ddl_turn_value_case {
+	const char	*name;
+	u32		slice_us;
+	u32		yield_us;
+	u32		weight;
+	u16		samples;	/* learned intervals */
+	u64		period;		/* learned period, ns */
+	u64		turn;		/* ddl_turn_ns(), ns */
+	u64		yield;		/* ddl_yield_ns(), ns */
+};
+
+static const struct ddl_turn_value_case ddl_turn_value_cases[] = {
+	{ "explicit_slice_times_weight", 1000, 0, 2, 5, 40 * DDL_T_MS,
+	  2 * DDL_T_MS, 0 },
+	{ "explicit_yield", 1000, 300, 1, 5, 40 * DDL_T_MS, DDL_T_MS,
+	  300 * DDL_T_US },
+	{ "auto_nothing_learned", TC_DDL_AUTO, TC_DDL_AUTO, 1, 0, 0, 0,
+	  DDL_BURST_GAP_US * DDL_T_US },
+	{ "auto_learning_restarted", TC_DDL_AUTO, TC_DDL_AUTO, 1, 0,
+	  40 * DDL_T_MS, 0, DDL_BURST_GAP_US * DDL_T_US },
+	{ "auto_four_periods", TC_DDL_AUTO, TC_DDL_AUTO, 1, 1, 40 * DDL_T_MS,
+	  160 * DDL_T_MS, 40 * DDL_T_MS },
+	{ "auto_times_weight", TC_DDL_AUTO, TC_DDL_AUTO, 3, 9, 40 * DDL_T_MS,
+	  480 * DDL_T_MS, 40 * DDL_T_MS },
+	{ "auto_short_period_yield_floor", TC_DDL_AUTO, TC_DDL_AUTO, 1, 4,
+	  100 * DDL_T_US, 400 * DDL_T_US, DDL_BURST_GAP_US * DDL_T_US },
+	{ "auto_capped_at_slice_max", TC_DDL_AUTO, TC_DDL_AUTO, 256, 4,
+	  50000 * DDL_T_MS, DDL_SLICE_MAX * DDL_T_US, 50000 * DDL_T_MS },
+	{ "auto_slice_explicit_yield", TC_DDL_AUTO, 0, 1, 4, 40 * DDL_T_MS,
+	  160 * DDL_T_MS, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_turn_value, ddl_turn_value_cases, name);
+
+/* The turn and yield times the rule derives from what a job taught it. */
+static void ddl_turn_value_test(struct kunit *test)
+{
+	const struct ddl_turn_value_case *c = test->param_value;
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	struct ddl_cls *cl = &sim->s.cls[1];
+
+	sim->p.slice_us = c->slice_us;
+	sim->p.yield_us = c->yield_us;
+	cl->weight = c->weight;
+	cl->samples = c->samples;
+	cl->period = c->period;
+	KUNIT_EXPECT_EQ(test, ddl_turn_ns(&sim->s, &sim->p, 1), c->turn);
+	KUNIT_EXPECT_EQ(test, ddl_yield_ns(&sim->s, &sim->p, 1), c->yield);
+}
+
+struct ddl_converge_case {
+	const char	*name;
+	u32		jobs;
+	u32		pkts;
+	u64		compute_ns;
+	u32		slice_us;	/* 0: the defaults */
+	u32		permille_min;	/* iteration / solo, at least */
+	u32		permille_max;	/* ... at most */
+};
+
+static const struct ddl_converge_case ddl_converge_cases[] = {
+	/* 36 ms of bursts in a 42 ms solo iteration: they fit. */
+	{ "three_jobs_fit", 3, 1000, 30 * DDL_T_MS, 0, 1000, 1050 },
+	/* 24 of 30 ms: a tight fit. */
+	{ "four_jobs_tight_fit", 4, 500, 24 * DDL_T_MS, 0, 1000, 1050 },
+	/* Short fixed slices cut every burst: the jobs stay in step. */
+	{ "fixed_2ms_slices_stay_in_step", 3, 1000, 30 * DDL_T_MS, 2000,
+	  1200, 2000 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_converge, ddl_converge_cases, name);
+
+/*
+ * Jobs whose bursts fit in one iteration, started together: under the
+ * automatic turns their bursts fall into step behind each other within a
+ * few iterations, and from then on every job iterates at its solo speed
+ * (the interleaving bound), and no turn ends in the middle of a burst.
+ */
+static void ddl_turn_converge_test(struct kunit *test)
+{
+	const struct ddl_converge_case *c = test->param_value;
+	struct ddl_t_link *l = ddl_t_link_new(test, c->jobs, c->pkts,
+					      c->compute_ns);
+	u32 j;
+
+	if (c->slice_us) {
+		l->sim->p.slice_us = c->slice_us;
+		l->sim->p.yield_us = 1000;
+	}
+	l->warmup = 20;
+	ddl_t_run(l, 60 * ddl_t_solo_ns(&l->job[0]));
+	for (j = 0; j < c->jobs; j++) {
+		u64 pm = ddl_t_permille(test, l, j);
+
+		KUNIT_EXPECT_GE_MSG(test, pm, (u64)c->permille_min, "job %u", j);
+		KUNIT_EXPECT_LE_MSG(test, pm, (u64)c->permille_max, "job %u", j);
+	}
+	if (!c->slice_us) {
+		KUNIT_EXPECT_EQ(test, l->sim->s.turns_forced, 0ULL);
+		KUNIT_EXPECT_GT(test, l->sim->s.rotations, 0ULL);
+	}
+}
+
+/*
+ * A job that stops: once it has been idle for its learned period, green
+ * goes to a job with packets, which then runs alone at its solo speed.
+ */
+static void ddl_turn_job_stops_test(struct kunit *test)
+{
+	struct ddl_t_link *l = ddl_t_link_new(test, 2, 1000, 30 * DDL_T_MS);
+	struct ddl_sched *s = &l->sim->s;
+	u64 t, period, solo = ddl_t_solo_ns(&l->job[1]);
+
+	l->job[0].stop_after = 10;
+	ddl_t_run(l, 10 * solo);
+	KUNIT_ASSERT_EQ(test, l->job[0].iters, 10U);
+	KUNIT_ASSERT_TRUE(test, s->cls[0].samples > 0);
+	period = s->cls[0].period;
+	/* Find job 0 green after its last burst, or make it so. */
+	if (s->green != 0) {
+		ddl_t_run(l, l->sim->now + 4 * period);
+		KUNIT_ASSERT_EQ(test, s->green, 1U);
+		return;
+	}
+	for (t = l->job[0].done; s->green == 0 && t < l->job[0].done +
+	     4 * period; t += DDL_T_MS)
+		ddl_t_run(l, t);
+	KUNIT_EXPECT_EQ(test, s->green, 1U);
+	/* Idle for its period, then handed on at job 1's next packet. */
+	KUNIT_EXPECT_LE(test, l->sim->now, l->job[0].done + period + solo +
+			DDL_T_MS);
+	KUNIT_EXPECT_GE(test, l->sim->now, l->job[0].done + period);
+	KUNIT_EXPECT_EQ(test, s->cls[0].yields, 1ULL);
+
+	l->job[1].iter_sum = 0;
+	l->job[1].counted = 0;
+	l->warmup = l->job[1].iters + 1;
+	ddl_t_run(l, l->sim->now + 20 * solo);
+	KUNIT_EXPECT_LE(test, ddl_t_permille(test, l, 1), 1001ULL);
+}
+
+/*
+ * A job whose period changes: the learned period, and with it the turn,
+ * follow within a few bursts, and the jobs fall into step again.
+ */
+static void ddl_turn_period_change_test(struct kunit *test)
+{
+	struct ddl_t_link *l = ddl_t_link_new(test, 2, 1000, 30 * DDL_T_MS);
+	struct ddl_sim *sim = l->sim;
+	u64 solo, turn;
+
+	ddl_t_run(l, 20 * ddl_t_solo_ns(&l->job[0]));
+	l->job[0].compute_ns = 60 * DDL_T_MS;
+	solo = ddl_t_solo_ns(&l->job[0]);
+	l->warmup = l->job[0].iters + 10;
+	l->job[0].iter_sum = 0;
+	l->job[0].counted = 0;
+	ddl_t_run(l, sim->now + 30 * solo);
+	KUNIT_EXPECT_LE(test, ddl_t_permille(test, l, 0), 1050ULL);
+	KUNIT_EXPECT_GE(test, ddl_t_permille(test, l, 0), 1000ULL);
+	/* Within 5 % of the new solo period, and the turn four of it. */
+	KUNIT_EXPECT_LE(test, sim->s.cls[0].period, solo * 105 / 100);
+	KUNIT_EXPECT_GE(test, sim->s.cls[0].period, solo * 95 / 100);
+	turn = ddl_turn_ns(&sim->s, &sim->p, 0);
+	KUNIT_EXPECT_EQ(test, turn, 4 * sim->s.cls[0].period);
+}
+
+/*
+ * 64 jobs whose bursts do not fit: the order keeps rotating, and over the
+ * run each job gets its fair share of the link within a quarter.  (Green
+ * goes to the next job with packets: a job computing at every handover is
+ * passed over as green, and still gets its share.)
+ */
+static void ddl_turn_many_jobs_test(struct kunit *test)
+{
+	struct ddl_t_link *l = ddl_t_link_new(test, 64, 50, 30 * DDL_T_MS);
+	struct ddl_sched *s = &l->sim->s;
+	u64 sum = 0, mean;
+	u32 j;
+
+	ddl_t_run(l, 40000 * DDL_T_MS);
+	for (j = 0; j < 64; j++)
+		sum += l->sim->bytes[j];
+	mean = div_u64(sum, 64);
+	KUNIT_EXPECT_GE(test, s->rotations, 64ULL);
+	for (j = 0; j < 64; j++) {
+		KUNIT_EXPECT_GE_MSG(test, l->sim->bytes[j] * 4, mean * 3,
+				    "job %u", j);
+		KUNIT_EXPECT_LE_MSG(test, l->sim->bytes[j] * 4, mean * 5,
+				    "job %u", j);
+	}
+}
+
+/* One job: never a rotation or a yield, always its solo speed. */
+static void ddl_turn_one_job_test(struct kunit *test)
+{
+	struct ddl_t_link *l = ddl_t_link_new(test, 1, 1000, 30 * DDL_T_MS);
+
+	l->warmup = 1;
+	ddl_t_run(l, 30 * ddl_t_solo_ns(&l->job[0]));
+	KUNIT_EXPECT_EQ(test, ddl_t_permille(test, l, 0), 1000ULL);
+	KUNIT_EXPECT_EQ(test, l->sim->s.rotations, 0ULL);
+	KUNIT_EXPECT_EQ(test, l->sim->s.yields, 0ULL);
+	KUNIT_EXPECT_EQ(test, l->sim->s.green, 0U);
+}
+
+static struct kunit_case ddl_turn_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_turn_value_test, ddl_turn_value_gen_params),
+	KUNIT_CASE_PARAM(ddl_turn_converge_test, ddl_converge_gen_params),
+	KUNIT_CASE(ddl_turn_job_stops_test),
+	KUNIT_CASE(ddl_turn_period_change_test),
+	KUNIT_CASE_SLOW(ddl_turn_many_jobs_test),
+	KUNIT_CASE(ddl_turn_one_job_test),
+	{}
+};
+
+static struct kunit_suite ddl_turn_test_suite = {
+	.name = "sch_ddl_turn",
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
+	.test_cases = ddl_turn_test_cases,
+};
+
 kunit_test_suites(&ddl_rotation_test_suite, &ddl_yield_test_suite,
 		  &ddl_guard_test_suite, &ddl_key_test_suite,
-		  &ddl_change_test_suite);
+		  &ddl_change_test_suite, &ddl_turn_test_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for the sch_ddl scheduling decisions");

@@ -85,6 +85,7 @@ def summarize(scn, ps, workers, stats):
         "utilisation": util,
         "retrans": tcp.get("retrans", 0),
         "timeouts": tcp.get("timeouts", 0),
+        "spurious_rtos": tcp.get("spurious_rtos", 0),
         "iter_ms": iters,
     }
 
@@ -208,7 +209,7 @@ def run_gnuplot(out, name, lines):
 
 KEYS = ("iter_avg_ms", "iter_median_ms", "iter_p99_ms", "jct_avg_ms",
         "jct_max_ms", "burst_avg_ms", "first_burst_avg_ms", "utilisation",
-        "retrans", "timeouts")
+        "retrans", "timeouts", "spurious_rtos")
 
 
 def targets(name, summ, bound):
@@ -270,16 +271,17 @@ def report_preset(out, name, plot):
                                                   for x in per_job)),
             "",
             "| policy | iter avg / p99 (ms) | x solo | JCT avg / max (ms) | "
-            "1st burst (ms) | util | TCP retrans / RTOs |",
+            "1st burst (ms) | util | TCP retrans / RTOs (spurious) |",
             "|---|---|---|---|---|---|---|"]
     for p in pols:
         s = summ[p]
         rows.append("| %s | %.0f / %.0f | %.2f | %.0f / %.0f | %.0f | "
-                    "%.0f %% | %.0f / %.0f |" % (
+                    "%.0f %% | %.0f / %.0f (%.0f) |" % (
                         p, s["iter_avg_ms"], s["iter_p99_ms"],
                         s["iter_avg_ms"] / bound, s["jct_avg_ms"],
                         s["jct_max_ms"], s["first_burst_avg_ms"],
-                        s["utilisation"] * 100, s["retrans"], s["timeouts"]))
+                        s["utilisation"] * 100, s["retrans"], s["timeouts"],
+                        s["spurious_rtos"]))
     gains = {}
     for dp in (p for p in pols if p.startswith("ddl")):
         rows += ["", "%s against each baseline (time saved, %%):" % dp, "",

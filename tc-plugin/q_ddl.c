@@ -63,8 +63,8 @@ static void explain(void)
 {
 	fprintf(stderr,
 		"Usage: ... ddl [ limit PACKETS ] [ jobs N ]\n"
-		"               [ mode rotate|green|static ] [ slice TIME ]\n"
-		"               [ yield TIME ] [ maxwait TIME ] [ bgshare PERCENT ]\n"
+		"               [ mode rotate|green|static ] [ slice TIME|auto ]\n"
+		"               [ yield TIME|auto ] [ maxwait TIME ] [ bgshare PERCENT ]\n"
 		"               [ key none|sport|dport|mark|dscp ] [ keyttl TIME ]\n"
 		"               [ rate RATE|unlimited ] [ burst BYTES|auto ]\n"
 		"               [ target BYTES|TIME|off ] [ interval TIME ]\n"
@@ -73,8 +73,11 @@ static void explain(void)
 		"  limit    maximum packets queued in the qdisc, 1..1048576 (default 10000)\n"
 		"  jobs     number of job classes, 1..4096, fixed at creation (default 16)\n"
 		"  mode     what rotates each slice (default rotate)\n"
-		"  slice    green time of a job of weight 1, 100us..10s (default 20ms)\n"
-		"  yield    an idle green job hands on after, 0..10s, 0: never (default 1ms)\n"
+		"  slice    green time of a job of weight 1, 100us..10s; auto: 4 of the\n"
+		"           green job's learned burst periods, handed on between bursts\n"
+		"           (default auto)\n"
+		"  yield    an idle green job hands on after, 0..10s, 0: never; auto: its\n"
+		"           learned burst period (default auto)\n"
 		"  maxwait  starvation guard, 1ms..60s, at least slice (default 500ms)\n"
 		"  bgshare  minimum share of the background class, 0..50%% (default 5%%)\n"
 		"  key      built-in classification key (default sport)\n"
@@ -255,13 +258,18 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		} else if (strcmp(*argv, "slice") == 0) {
 			type = TCA_DDL_SLICE;
 			NEXT_ARG();
-			if (ddl_get_time(&val[type], *argv, DDL_SLICE_MIN,
-					 DDL_SLICE_MAX))
+			if (strcmp(*argv, "auto") == 0)
+				val[type] = TC_DDL_AUTO;
+			else if (ddl_get_time(&val[type], *argv, DDL_SLICE_MIN,
+					      DDL_SLICE_MAX))
 				return ddl_illegal("slice");
 		} else if (strcmp(*argv, "yield") == 0) {
 			type = TCA_DDL_YIELD;
 			NEXT_ARG();
-			if (ddl_get_time(&val[type], *argv, 0, DDL_YIELD_MAX))
+			if (strcmp(*argv, "auto") == 0)
+				val[type] = TC_DDL_AUTO;
+			else if (ddl_get_time(&val[type], *argv, 0,
+					      DDL_YIELD_MAX))
 				return ddl_illegal("yield");
 		} else if (strcmp(*argv, "maxwait") == 0) {
 			type = TCA_DDL_MAXWAIT;
@@ -361,11 +369,14 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	 * or default value of the other one, the kernel checks them.
 	 */
 	if (set[TCA_DDL_YIELD] && set[TCA_DDL_SLICE] &&
+	    val[TCA_DDL_YIELD] != TC_DDL_AUTO &&
+	    val[TCA_DDL_SLICE] != TC_DDL_AUTO &&
 	    val[TCA_DDL_YIELD] >= val[TCA_DDL_SLICE]) {
 		fprintf(stderr, "Illegal \"yield\": must be less than \"slice\"\n");
 		return -1;
 	}
 	if (set[TCA_DDL_MAXWAIT] && set[TCA_DDL_SLICE] &&
+	    val[TCA_DDL_SLICE] != TC_DDL_AUTO &&
 	    val[TCA_DDL_MAXWAIT] < val[TCA_DDL_SLICE]) {
 		fprintf(stderr, "Illegal \"maxwait\": must be at least \"slice\"\n");
 		return -1;
@@ -413,6 +424,10 @@ static void ddl_print_us(const char *name, __u32 us)
 	SPRINT_BUF(b1);
 
 	snprintf(fmt, sizeof(fmt), "%s %%s ", name);
+	if (us == TC_DDL_AUTO) {
+		print_string(PRINT_ANY, name, fmt, "auto");
+		return;
+	}
 	print_uint(PRINT_JSON, name, NULL, us);
 	print_string(PRINT_FP, NULL, fmt, ddl_sprint_us(us, b1));
 }
@@ -648,6 +663,9 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 		ddl_print_minor(&o, "green", st->qdisc.green);
 	DDL_CNT(&o, len, *st, qdisc, rotations);
 	DDL_CNT(&o, len, *st, qdisc, yields);
+	if (DDL_HAS(len, qdisc.turn_ns))
+		ddl_print_ns(&o, "turn_ns", "turn", st->qdisc.turn_ns);
+	DDL_CNT(&o, len, *st, qdisc, turns_forced);
 	DDL_CNT(&o, len, *st, qdisc, guard_runs);
 	DDL_CNT(&o, len, *st, qdisc, bgshare_runs);
 	ddl_line(&o);

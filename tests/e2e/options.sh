@@ -11,8 +11,24 @@ opt() { qstat d0 1: "options.$1"; }
 raw() { python3 "$TESTS_DIR/nlraw.py" d0 opts "$@" 2>&1; }
 expect_eq "default jobs" "$(opt jobs)" 16
 expect_eq "default mode" "$(opt mode)" rotate
-expect_eq "default slice (us)" "$(opt slice)" 20000
-expect_eq "default yield (us)" "$(opt yield)" 1000
+expect_eq "default slice" "$(opt slice)" auto
+expect_eq "default yield" "$(opt yield)" auto
+# With slice auto a yield is not compared with the slice, nor maxwait.
+run "yield 40ms with slice auto" tc qdisc change dev d0 root handle 1: ddl \
+	yield 40ms maxwait 1ms
+expect_eq "yield 40ms, slice still auto" "$(opt slice) $(opt yield)" "auto 40000"
+expect_fail "explicit slice above maxwait refused" \
+	'maxwait must be at least one slice' \
+	tc qdisc change dev d0 root handle 1: ddl slice 2ms yield auto
+expect_eq "config kept" "$(opt slice) $(opt yield) $(opt maxwait)" "auto 40000 1000"
+run "back to the defaults" tc qdisc change dev d0 root handle 1: ddl \
+	slice auto yield auto maxwait 500ms
+expect_eq "auto again" "$(opt slice) $(opt yield)" "auto auto"
+expect_match "tc prints slice auto yield auto" "$(tc qdisc show dev d0)" \
+	'slice auto yield auto'
+expect_match "turn and turns_forced in the statistics" \
+	"$(tc -s qdisc show dev d0)" 'turn 0ns turns_forced 0'
+expect_eq "turn_ns in JSON" "$(qstat d0 1: turn_ns)" 0
 expect_eq "default maxwait (us)" "$(opt maxwait)" 500000
 expect_eq "default bgshare" "$(opt bgshare)" 5
 expect_eq "default key" "$(opt key)" sport
@@ -47,9 +63,11 @@ expect_eq "config kept after tc refusals" "$(conf)" "$want"
 
 # The kernel refuses on its own (raw netlink, no plugin).
 expect_match "kernel: mode 3" "$(raw mode=3)" 'error -34: .*(out of range|max)'
-expect_match "kernel: slice 99" "$(raw slice=99)" 'error -34: integer out of range'
+expect_match "kernel: slice 99" "$(raw slice=99)" \
+	'error -34: slice must be auto or between 100us and 10s'
 expect_match "kernel: slice 10000001" "$(raw slice=10000001)" 'error -34'
-expect_match "kernel: yield 10000001" "$(raw yield=10000001)" 'error -34'
+expect_match "kernel: yield 10000001" "$(raw yield=10000001)" \
+	'error -34: yield must be auto or at most 10s'
 expect_match "kernel: maxwait 999" "$(raw maxwait=999)" 'error -34'
 expect_match "kernel: bgshare 51" "$(raw bgshare=51)" 'error -34'
 expect_match "kernel: key 5" "$(raw key=5)" 'error -34'
@@ -67,6 +85,8 @@ expect_match "raw change works" "$(raw limit=7 slice=40000)" 'ack 0'
 expect_eq "raw change applied" "$(opt limit) $(opt slice)" "7 40000"
 expect_match "yield 0 disables yielding" "$(raw yield=0)" 'ack 0'
 expect_match "tc prints yield 0" "$(tc qdisc show dev d0)" 'yield 0'
+expect_match "kernel: slice auto" "$(raw slice=4294967295)" 'ack 0'
+expect_eq "raw slice auto applied" "$(opt slice)" auto
 
 # Class weight.
 cw() { cfield "$(cstats d0)" "1:$1" options.weight; }

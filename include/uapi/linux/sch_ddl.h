@@ -23,8 +23,10 @@ enum {
 	TCA_DDL_LIMIT,		/* u32: queue limit, packets */
 	TCA_DDL_JOBS,		/* u32: number of job classes, fixed at creation */
 	TCA_DDL_MODE,		/* u32: enum tc_ddl_mode */
-	TCA_DDL_SLICE,		/* u32: slice length, us */
-	TCA_DDL_YIELD,		/* u32: green idle this long yields, us; 0: never */
+	TCA_DDL_SLICE,		/* u32: slice length, us; TC_DDL_AUTO: learned */
+	TCA_DDL_YIELD,		/* u32: green idle this long yields, us; 0: never;
+				 * TC_DDL_AUTO: learned
+				 */
 	TCA_DDL_MAXWAIT,	/* u32: starvation guard threshold, us */
 	TCA_DDL_BGSHARE,	/* u32: background minimum share, percent */
 	TCA_DDL_KEY,		/* u32: enum tc_ddl_key */
@@ -41,6 +43,12 @@ enum {
 };
 
 #define TCA_DDL_MAX	(__TCA_DDL_MAX - 1)
+
+/*
+ * TCA_DDL_SLICE and TCA_DDL_YIELD value (the default): the green job's turn
+ * and the pause after which it yields follow its learned burst period.
+ */
+#define TC_DDL_AUTO		(~(__u32)0)
 
 /* TCA_DDL_RATE value that turns shaping off. */
 #define TC_DDL_RATE_NONE	(~(__u64)0)
@@ -112,6 +120,9 @@ struct tc_ddl_qd_stats {
 	__u64	target;		/* standing-queue target in force, bytes */
 	__u32	lead_job;	/* minor of the job whose lead window is open, 0 */
 	__u32	pad;
+	/* Rotation */
+	__u64	turn_ns;	/* length of the green job's turn in force */
+	__u64	turns_forced;	/* turns ended while green still had packets */
 };
 
 /* Per-class counters (tc -s class show). */
