@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ddl_core.h - the sch_ddl scheduling core.
+ * ddl_core.h - the sch_ddl scheduling core, in four units: ddl_sched.c
+ * (configuration, rotation and who sends next), ddl_keymap.c (the built-in
+ * classification key), ddl_pace.c (shaper and standing-queue target) and
+ * ddl_predict.c (burst periods and lead windows).
  *
  * Pure decision logic: no sk_buff, no Qdisc, no clock reads.  Times are
  * nanoseconds passed in by the caller; all arithmetic is integer.  The glue
@@ -346,6 +349,8 @@ struct ddl_sched {
 /* Index of the background class. */
 #define DDL_BG(s)		((s)->jobs)
 
+/* ddl_sched.c: the configuration, and who sends next */
+
 void ddl_params_init(struct ddl_params *p);
 void ddl_params_derive(struct ddl_params *p);
 u32 ddl_excess(const struct ddl_params *p, u32 qlen);
@@ -371,10 +376,6 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	     enum ddl_reason *reason);
 void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		enum ddl_reason reason, u32 len, u64 now);
-u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
-		  u64 now);
-void ddl_bind(struct ddl_sched *s, u32 idx);
-void ddl_unbind(struct ddl_sched *s, u32 idx);
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight);
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
@@ -386,20 +387,49 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 		 u32 idx);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
 
+/* ddl_keymap.c: the built-in key and the classes filters are bound to */
+
+u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
+		  u64 now);
+void ddl_bind(struct ddl_sched *s, u32 idx);
+void ddl_unbind(struct ddl_sched *s, u32 idx);
+
+/* ddl_pace.c: the shaper and the standing-queue target */
+
 u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
 		 u64 burst_ns);
 bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now);
 void ddl_pace_release(struct ddl_sched *s, u64 now);
 void ddl_quiesce(struct ddl_sched *s, u64 now);
+enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
+			u64 other, u32 len, u64 now);
+void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
+		     u64 other);
+
+/* ddl_predict.c: burst periods and lead windows */
+
 u64 ddl_ewma(u64 avg, u64 sample);
 bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		     u64 now);
 void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now);
 u32 ddl_lead_job(const struct ddl_sched *s);
-enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
-			u64 other, u32 len, u64 now);
-void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
-		     u64 other);
 u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
+
+/* Internal to the core: shared by its units, not used by the glue. */
+
+#define NSEC_PER_USEC_U64	1000ULL
+#define NSEC_PER_MSEC_U64	1000000ULL
+#define NSEC_PER_SEC_U64	1000000000ULL
+#define USEC_PER_SEC_U64	1000000ULL
+
+#define DDL_BURST_GAP_NS	((u64)DDL_BURST_GAP_US * NSEC_PER_USEC_U64)
+#define DDL_AUTO_CAP_NS		((u64)DDL_AUTO_CAP_US * NSEC_PER_USEC_U64)
+
+/* Close the armed lead window (if any), adding its open time. */
+void ddl_disarm(struct ddl_sched *s, u64 now);
+/* A class changes owner: forget what was learned about its bursts. */
+void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now);
+/* The key lets go of class @c; it keeps its packets. */
+void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c);
 
 #endif /* _DDL_CORE_H */

@@ -31,7 +31,7 @@
  *     the next packet; the watchdog (an hrtimer) wakes us then.  It is
  *     armed only while packets are queued.
  *   - the core picks the class (starvation guard, background share, green,
- *     yellow, background; see ddl_core.c) and we send its head packet.
+ *     yellow, background; see ddl_sched.c) and we send its head packet.
  *
  *  change():
  *   - validate every attribute before touching anything; a refused change
@@ -39,7 +39,8 @@
  *     reordered; lowering the limit below the backlog drops packets from the
  *     heads of the classes, background first, counted in drop_change.
  *
- * Decisions live in ddl_core.[ch], which know nothing of skbs or clocks.
+ * Decisions live in the core (ddl_core.h: ddl_sched.c, ddl_keymap.c,
+ * ddl_pace.c, ddl_predict.c), which knows nothing of skbs or clocks.
  */
 
 #include <linux/ip.h>

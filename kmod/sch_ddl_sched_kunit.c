@@ -1,143 +1,120 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the scheduling decisions of the sch_ddl core: rotation of
- * the green job, yield, the starvation guard and the background share, the
- * key map and live reconfiguration.
+ * KUnit tests for ddl_sched.c, the scheduling decisions of the sch_ddl
+ * core: the configuration's defaults and the queue limit, rotation of the
+ * green job (fixed slices and automatic turns), yield, the starvation
+ * guard and the background share, and live reconfiguration.
  *
- * The tests drive ddl_core.c the way the glue does, through a small
- * simulation: per-class packet counters stand in for the queues, and the
- * tests set the clock themselves.
+ * The tests drive the core the way the glue does, through the simulated
+ * qdisc of ddl_kunit_sim.h.
  */
 
 #include <kunit/test.h>
 
-#include "ddl_core.c"
+#include "ddl_sched.c"
+#include "ddl_keymap.c"
+#include "ddl_pace.c"
+#include "ddl_predict.c"
 
-#define DDL_T_US	1000ULL			/* ns */
-#define DDL_T_MS	1000000ULL		/* ns */
-#define DDL_T_LEN	1500U			/* default packet, bytes */
-#define DDL_T_PKT_NS	(12 * DDL_T_US)		/* 1500 bytes at 1 Gbit/s */
-#define DDL_T_LOTS	1000000000U		/* a queue never running dry */
-#define DDL_T_BG	(U32_MAX - 1)		/* in tables: the background */
+#include "ddl_kunit_sim.h"
 
-/* The simulated qdisc: the scheduler and per-class packet counters. */
-struct ddl_sim {
-	struct kunit		*test;
-	struct ddl_sched	s;
-	struct ddl_params	p;
-	u64			now;
-	u32			*qlen;	/* packets queued, per class */
-	u32			*len;	/* length of every packet, per class */
-	u64			*bytes;	/* bytes sent, per class */
-	enum ddl_reason		reason;	/* of the last pick */
+/* sch_ddl_core: defaults, admission and excess */
+
+static void ddl_params_init_defaults_test(struct kunit *test)
+{
+	struct ddl_params p;
+
+	memset(&p, 0xff, sizeof(p));
+	ddl_params_init(&p);
+	KUNIT_EXPECT_EQ(test, p.limit, DDL_LIMIT_DEFAULT);
+	KUNIT_EXPECT_GE(test, p.limit, DDL_LIMIT_MIN);
+	KUNIT_EXPECT_LE(test, p.limit, DDL_LIMIT_MAX);
+}
+
+struct ddl_queue_case {
+	const char	*name;
+	u32		limit;
+	u32		qlen;
+	bool		admit;
+	u32		excess;
 };
 
-/*
- * A scheduler with @jobs job classes and the default configuration, except
- * that yield is off and the starvation guard waits as long as it can: tests
- * of these turn them on.  ddl_sched_exit() frees it.
- */
-static struct ddl_sim *ddl_sim_new(struct kunit *test, u32 jobs)
+static const struct ddl_queue_case ddl_queue_cases[] = {
+	{ "empty",		10,	0,	true,	0 },
+	{ "one_below",		10,	9,	true,	0 },
+	{ "full",		10,	10,	false,	0 },
+	{ "over_by_one",	10,	11,	false,	1 },
+	{ "shrunk_to_one",	1,	500,	false,	499 },
+	{ "limit_one_empty",	1,	0,	true,	0 },
+	{ "limit_one_full",	1,	1,	false,	0 },
+	{ "max_limit_full",	DDL_LIMIT_MAX,	DDL_LIMIT_MAX,	false,	0 },
+	{ "u32_qlen",		DDL_LIMIT_MAX,	U32_MAX,	false,
+	  U32_MAX - DDL_LIMIT_MAX },
+};
+
+static void ddl_queue_case_desc(const struct ddl_queue_case *c, char *desc)
 {
-	struct ddl_sim *sim;
-	u32 i;
-
-	sim = kunit_kzalloc(test, sizeof(*sim), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sim);
-	sim->qlen = kunit_kcalloc(test, jobs + 1, sizeof(*sim->qlen),
-				  GFP_KERNEL);
-	sim->len = kunit_kcalloc(test, jobs + 1, sizeof(*sim->len),
-				 GFP_KERNEL);
-	sim->bytes = kunit_kcalloc(test, jobs + 1, sizeof(*sim->bytes),
-				   GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, sim->qlen);
-	KUNIT_ASSERT_NOT_NULL(test, sim->len);
-	KUNIT_ASSERT_NOT_NULL(test, sim->bytes);
-	for (i = 0; i <= jobs; i++)
-		sim->len[i] = DDL_T_LEN;
-
-	sim->test = test;
-	ddl_params_init(&sim->p);
-	sim->p.jobs = jobs;
-	sim->p.yield_us = 0;
-	sim->p.maxwait_us = DDL_MAXWAIT_MAX;
-	KUNIT_ASSERT_EQ(test, ddl_sched_init(&sim->s, jobs), 0);
-	test->priv = sim;
-	return sim;
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-static int ddl_sched_init_case(struct kunit *test)
+KUNIT_ARRAY_PARAM(ddl_queue, ddl_queue_cases, ddl_queue_case_desc);
+
+static void ddl_admit_test(struct kunit *test)
 {
-	test->priv = NULL;
-	return 0;
+	const struct ddl_queue_case *c = test->param_value;
+	struct ddl_params p = { .limit = c->limit };
+
+	KUNIT_EXPECT_EQ(test, ddl_admit(&p, c->qlen), c->admit);
 }
 
-static void ddl_sched_exit(struct kunit *test)
+static void ddl_excess_test(struct kunit *test)
 {
-	struct ddl_sim *sim = test->priv;
+	const struct ddl_queue_case *c = test->param_value;
+	struct ddl_params p = { .limit = c->limit };
 
-	if (sim)
-		ddl_sched_destroy(&sim->s);
+	KUNIT_EXPECT_EQ(test, ddl_excess(&p, c->qlen), c->excess);
 }
 
-/* A class index from a table: DDL_T_BG is the background class. */
-static u32 ddl_t_cls(const struct ddl_sim *sim, u32 idx)
+/* Filling an empty queue admits exactly @limit packets, then refuses. */
+static void ddl_admit_fill_test(struct kunit *test)
 {
-	return idx == DDL_T_BG ? DDL_BG(&sim->s) : idx;
+	struct ddl_params p = { .limit = 1000 };
+	u32 qlen = 0, tries;
+
+	for (tries = 0; tries < 2 * p.limit; tries++)
+		if (ddl_admit(&p, qlen))
+			qlen++;
+	KUNIT_EXPECT_EQ(test, qlen, p.limit);
+	KUNIT_EXPECT_EQ(test, ddl_excess(&p, qlen), 0U);
 }
 
-/* @n packets arrive in class @idx. */
-static void ddl_sim_enqueue(struct ddl_sim *sim, u32 idx, u32 n)
+/* After dropping the excess, the queue fits: change() leaves qlen <= limit. */
+static void ddl_excess_then_fits_test(struct kunit *test)
 {
-	if (!n)
-		return;
-	if (!sim->qlen[idx])
-		ddl_activate(&sim->s, idx, sim->now);
-	sim->qlen[idx] += n;
-}
+	struct ddl_params p = { .limit = 37 };
+	u32 qlen;
 
-static u32 ddl_sim_pick(struct ddl_sim *sim)
-{
-	return ddl_pick(&sim->s, &sim->p, sim->now, &sim->reason);
-}
+	for (qlen = 0; qlen < 200; qlen++) {
+		u32 left = qlen - ddl_excess(&p, qlen);
 
-/* Send one packet of class @idx, as ddl_pick() chose it. */
-static u32 ddl_sim_serve(struct ddl_sim *sim, u32 idx)
-{
-	if (idx == DDL_NONE)
-		return idx;
-	if (idx > DDL_BG(&sim->s) || !sim->qlen[idx]) {
-		KUNIT_FAIL(sim->test, "ddl_pick() chose empty class %u", idx);
-		return DDL_NONE;
+		KUNIT_EXPECT_LE(test, left, p.limit);
+		KUNIT_EXPECT_EQ(test, left, min(qlen, p.limit));
 	}
-	ddl_served(&sim->s, &sim->p, idx, sim->reason, sim->len[idx],
-		   sim->now);
-	sim->bytes[idx] += sim->len[idx];
-	if (!--sim->qlen[idx])
-		ddl_deactivate(&sim->s, idx, sim->now);
-	return idx;
 }
 
-/* Dequeue one packet: the class it came from, or DDL_NONE. */
-static u32 ddl_sim_send(struct ddl_sim *sim)
-{
-	return ddl_sim_serve(sim, ddl_sim_pick(sim));
-}
+static struct kunit_case ddl_core_test_cases[] = {
+	KUNIT_CASE(ddl_params_init_defaults_test),
+	KUNIT_CASE_PARAM(ddl_admit_test, ddl_queue_gen_params),
+	KUNIT_CASE_PARAM(ddl_excess_test, ddl_queue_gen_params),
+	KUNIT_CASE(ddl_admit_fill_test),
+	KUNIT_CASE(ddl_excess_then_fits_test),
+	{}
+};
 
-static u32 ddl_sim_send_at(struct ddl_sim *sim, u64 now)
-{
-	sim->now = now;
-	return ddl_sim_send(sim);
-}
-
-/* Make @idx green with an empty queue: one packet, sent at once. */
-static void ddl_sim_green_idle(struct ddl_sim *sim, u32 idx)
-{
-	ddl_sim_enqueue(sim, idx, 1);
-	KUNIT_ASSERT_EQ(sim->test, ddl_sim_send(sim), idx);
-	KUNIT_ASSERT_EQ(sim->test, sim->s.green, idx);
-	KUNIT_ASSERT_FALSE(sim->test, sim->s.cls[idx].backlogged);
-}
+static struct kunit_suite ddl_core_test_suite = {
+	.name = "sch_ddl_core",
+	.test_cases = ddl_core_test_cases,
+};
 
 /* sch_ddl_rotation */
 
@@ -1133,225 +1110,6 @@ static struct kunit_suite ddl_guard_test_suite = {
 	.test_cases = ddl_guard_test_cases,
 };
 
-/* sch_ddl_key */
-
-enum ddl_key_op {
-	DDL_K_END,
-	DDL_K_KEY,	/* ddl_key_class(arg) at @ms gives @want */
-	DDL_K_BIND,	/* a filter points at class arg */
-	DDL_K_UNBIND,
-	DDL_K_ACT,	/* class arg becomes backlogged at @ms */
-	DDL_K_DEACT,	/* class arg runs empty at @ms */
-	DDL_K_MAPPED,	/* keys_mapped == arg */
-	DDL_K_OVERFLOW,	/* key_overflow == arg */
-	DDL_K_RECYCLED,	/* key_recycled == arg */
-};
-
-struct ddl_key_step {
-	enum ddl_key_op	op;
-	u32		arg;
-	u32		ms;
-	u32		want;
-};
-
-#define DDL_T_KEY_STEPS	16
-
-struct ddl_key_case {
-	const char		*name;
-	u32			jobs;
-	u32			keyttl_ms;
-	struct ddl_key_step	step[DDL_T_KEY_STEPS];
-};
-
-#define K_KEY(key, ms, want)	{ DDL_K_KEY, key, ms, want }
-#define K_BIND(idx)		{ DDL_K_BIND, idx, 0, 0 }
-#define K_UNBIND(idx)		{ DDL_K_UNBIND, idx, 0, 0 }
-#define K_ACT(idx, ms)		{ DDL_K_ACT, idx, ms, 0 }
-#define K_DEACT(idx, ms)	{ DDL_K_DEACT, idx, ms, 0 }
-#define K_MAPPED(n)		{ DDL_K_MAPPED, n, 0, 0 }
-#define K_OVERFLOW(n)		{ DDL_K_OVERFLOW, n, 0, 0 }
-#define K_RECYCLED(n)		{ DDL_K_RECYCLED, n, 0, 0 }
-
-static const struct ddl_key_case ddl_key_cases[] = {
-	{ "distinct_keys_lowest_first", 4, 1000, {
-		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 0, 2),
-		K_MAPPED(3), K_OVERFLOW(0) } },
-	{ "same_key_same_class", 4, 1000, {
-		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(10, 1, 0),
-		K_KEY(20, 2, 1), K_KEY(10, 5000, 0), K_MAPPED(2),
-		K_OVERFLOW(0), K_RECYCLED(0) } },
-	{ "exhaustion", 2, 1000, {
-		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 0, DDL_NONE),
-		K_KEY(30, 999, DDL_NONE), K_OVERFLOW(2), K_KEY(10, 999, 0),
-		K_KEY(20, 999, 1), K_MAPPED(2), K_RECYCLED(0) } },
-	{ "recycle_after_keyttl", 2, 1000, {
-		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 999, DDL_NONE),
-		K_KEY(30, 1000, 0), K_RECYCLED(1), K_KEY(30, 1000, 0),
-		K_KEY(10, 1000, 1), K_RECYCLED(2), K_KEY(20, 1000, DDL_NONE),
-		K_OVERFLOW(2), K_MAPPED(2) } },
-	{ "recycle_keyttl_0", 2, 0, {
-		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 0, 0),
-		K_KEY(40, 0, 1), K_RECYCLED(2), K_OVERFLOW(0), K_MAPPED(2) } },
-	{ "backlogged_not_recycled", 2, 1000, {
-		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_ACT(0, 0),
-		K_KEY(30, 5000, 1), K_ACT(1, 5000), K_KEY(40, 9000, DDL_NONE),
-		K_DEACT(0, 9000), K_KEY(40, 9999, DDL_NONE),
-		K_KEY(40, 10000, 0), K_KEY(10, 10000, DDL_NONE),
-		K_RECYCLED(2), K_OVERFLOW(3), K_MAPPED(2) } },
-	{ "longest_idle_first", 3, 1000, {
-		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_KEY(30, 0, 2),
-		K_ACT(0, 1), K_DEACT(0, 2), K_KEY(40, 1001, 1),
-		K_KEY(50, 1001, 2), K_KEY(60, 1001, DDL_NONE),
-		K_KEY(60, 1002, 0), K_RECYCLED(3) } },
-	{ "bound_never_handed_out", 4, 0, {
-		K_BIND(0), K_BIND(2), K_KEY(10, 0, 1), K_KEY(20, 0, 3),
-		K_KEY(30, 0, 1), K_KEY(40, 0, 3), K_KEY(50, 0, 1),
-		K_MAPPED(2), K_RECYCLED(3) } },
-	{ "bind_unmaps_key", 4, 1000, {
-		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_BIND(0), K_MAPPED(2),
-		K_KEY(10, 0, 2), K_KEY(20, 0, 1), K_MAPPED(2) } },
-	{ "bind_unmaps_backlogged_key", 4, 0, {
-		K_KEY(10, 0, 0), K_ACT(0, 0), K_BIND(0), K_MAPPED(1),
-		K_DEACT(0, 1), K_KEY(20, 2, 1), K_KEY(30, 2, 2),
-		K_KEY(40, 2, 3), K_KEY(50, 2, 1), K_RECYCLED(1) } },
-	{ "unbind_frees_class", 2, 1000, {
-		K_BIND(0), K_KEY(10, 0, 1), K_KEY(20, 0, DDL_NONE),
-		K_UNBIND(0), K_KEY(20, 0, 0), K_MAPPED(2), K_OVERFLOW(1) } },
-	{ "unbind_lowest_first", 4, 1000, {
-		K_BIND(0), K_KEY(10, 0, 1), K_UNBIND(0), K_KEY(20, 0, 0),
-		K_KEY(30, 0, 2) } },
-	{ "bound_twice", 2, 1000, {
-		K_BIND(0), K_BIND(0), K_UNBIND(0), K_KEY(10, 0, 1),
-		K_KEY(20, 0, DDL_NONE), K_UNBIND(0), K_KEY(20, 0, 0) } },
-	{ "background_bind_ignored", 2, 1000, {
-		K_BIND(DDL_T_BG), K_KEY(10, 0, 0), K_UNBIND(DDL_T_BG),
-		K_KEY(20, 0, 1), K_MAPPED(2) } },
-};
-
-KUNIT_ARRAY_PARAM_DESC(ddl_key, ddl_key_cases, name);
-
-/* A script of key look-ups, filter binds and queue changes. */
-static void ddl_key_map_test(struct kunit *test)
-{
-	const struct ddl_key_case *c = test->param_value;
-	struct ddl_sim *sim = ddl_sim_new(test, c->jobs);
-	struct ddl_sched *s = &sim->s;
-	u32 i, idx;
-
-	sim->p.keyttl_ms = c->keyttl_ms;
-	for (i = 0; i < DDL_T_KEY_STEPS && c->step[i].op != DDL_K_END; i++) {
-		const struct ddl_key_step *st = &c->step[i];
-		u64 now = st->ms * DDL_T_MS;
-
-		idx = ddl_t_cls(sim, st->arg);
-		switch (st->op) {
-		case DDL_K_KEY:
-			idx = ddl_key_class(s, &sim->p, st->arg, now);
-			KUNIT_EXPECT_EQ_MSG(test, idx, st->want,
-					    "step %u: key %u at %u ms", i,
-					    st->arg, st->ms);
-			break;
-		case DDL_K_BIND:
-			ddl_bind(s, idx);
-			break;
-		case DDL_K_UNBIND:
-			ddl_unbind(s, idx);
-			break;
-		case DDL_K_ACT:
-			ddl_activate(s, idx, now);
-			break;
-		case DDL_K_DEACT:
-			ddl_deactivate(s, idx, now);
-			break;
-		case DDL_K_MAPPED:
-			KUNIT_EXPECT_EQ_MSG(test, s->keys_mapped, st->arg,
-					    "step %u", i);
-			break;
-		case DDL_K_OVERFLOW:
-			KUNIT_EXPECT_EQ_MSG(test, s->key_overflow, (u64)st->arg,
-					    "step %u", i);
-			break;
-		case DDL_K_RECYCLED:
-			KUNIT_EXPECT_EQ_MSG(test, s->key_recycled, (u64)st->arg,
-					    "step %u", i);
-			break;
-		default:
-			KUNIT_FAIL(test, "step %u: bad op %d", i, st->op);
-			return;
-		}
-	}
-	for (i = 0; i < c->jobs; i++)
-		if (s->cls[i].bound)
-			KUNIT_EXPECT_FALSE_MSG(test, s->cls[i].keyed,
-					       "bound class %u is keyed", i);
-}
-
-static const u32 ddl_key_jobs[] = { 1, 2, 3, 64, 100, 1024, 4096 };
-
-static void ddl_key_jobs_desc(const u32 *jobs, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "jobs_%u", *jobs);
-}
-
-KUNIT_ARRAY_PARAM(ddl_key_jobs, ddl_key_jobs, ddl_key_jobs_desc);
-
-static u32 ddl_t_key(u32 i)
-{
-	return (i + 1) * 65537;
-}
-
-/*
- * Every class takes a key, in order; the hash finds each again; one key
- * more overflows.  Any number of jobs from DDL_JOBS_MIN works.
- */
-static void ddl_key_all_classes_test(struct kunit *test)
-{
-	const u32 jobs = *(const u32 *)test->param_value;
-	struct ddl_sim *sim = ddl_sim_new(test, jobs);
-	struct ddl_sched *s = &sim->s;
-	u32 buckets = 1U << s->keyhash_bits;
-	u32 i, idx;
-
-	KUNIT_EXPECT_GE(test, buckets, jobs);
-	/* A key's bucket must lie in the table before it is looked up. */
-	for (i = 0; i <= jobs; i++)
-		KUNIT_ASSERT_LT_MSG(test, ddl_key_bucket(s, ddl_t_key(i)),
-				    buckets, "key %u, %u buckets",
-				    ddl_t_key(i), buckets);
-
-	for (i = 0; i < jobs; i++) {
-		idx = ddl_key_class(s, &sim->p, ddl_t_key(i), 0);
-		KUNIT_EXPECT_EQ_MSG(test, idx, i, "key %u", ddl_t_key(i));
-		if (idx != i)
-			return;
-	}
-	for (i = 0; i < jobs; i++) {
-		idx = ddl_key_class(s, &sim->p, ddl_t_key(i), DDL_T_MS);
-		KUNIT_EXPECT_EQ_MSG(test, idx, i, "key %u again",
-				    ddl_t_key(i));
-		if (idx != i)
-			return;
-	}
-	KUNIT_EXPECT_EQ(test, ddl_key_class(s, &sim->p, ddl_t_key(jobs), 0),
-			DDL_NONE);
-	KUNIT_EXPECT_EQ(test, s->keys_mapped, jobs);
-	KUNIT_EXPECT_EQ(test, s->key_overflow, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->key_recycled, 0ULL);
-}
-
-static struct kunit_case ddl_key_test_cases[] = {
-	KUNIT_CASE_PARAM(ddl_key_map_test, ddl_key_gen_params),
-	KUNIT_CASE_PARAM(ddl_key_all_classes_test, ddl_key_jobs_gen_params),
-	{}
-};
-
-static struct kunit_suite ddl_key_test_suite = {
-	.name = "sch_ddl_key",
-	.init = ddl_sched_init_case,
-	.exit = ddl_sched_exit,
-	.test_cases = ddl_key_test_cases,
-};
-
 /* sch_ddl_change */
 
 struct ddl_slice_case {
@@ -1982,8 +1740,8 @@ static struct kunit_suite ddl_turn_test_suite = {
 	.test_cases = ddl_turn_test_cases,
 };
 
-kunit_test_suites(&ddl_rotation_test_suite, &ddl_yield_test_suite,
-		  &ddl_guard_test_suite, &ddl_key_test_suite,
+kunit_test_suites(&ddl_core_test_suite, &ddl_rotation_test_suite,
+		  &ddl_yield_test_suite, &ddl_guard_test_suite,
 		  &ddl_change_test_suite, &ddl_turn_test_suite);
 
 MODULE_LICENSE("GPL");

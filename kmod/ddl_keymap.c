@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddl_keymap.c - the sch_ddl key map: the built-in classification key
+ * (port, mark or DSCP) to job class, and the classes tc filters are bound
+ * to, which the key never takes.
+ *
+ * A known key is an expected O(1) hash lookup; a new key scans the free-
+ * class bitmap (at most DDL_JOBS_MAX / BITS_PER_LONG words) or takes the
+ * class idle longest.  No clock is read: @now comes from the caller.
+ */
+
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/hash.h>
+
+#include "ddl_core.h"
+
+/* Key map */
+
+static u32 ddl_key_bucket(const struct ddl_sched *s, u32 key)
+{
+	return hash_32(key, s->keyhash_bits);
+}
+
+static bool ddl_is_bound(const struct ddl_sched *s, u32 idx)
+{
+	return test_bit(idx, s->bound_bm);
+}
+
+static void ddl_key_map(struct ddl_sched *s, struct ddl_cls *c, u32 key,
+			u64 now)
+{
+	ddl_predict_reset(s, c, now);
+	c->key = key;
+	c->keyed = true;
+	__set_bit(c - s->cls, s->keyed_bm);
+	hlist_add_head(&c->key_node, &s->keyhash[ddl_key_bucket(s, key)]);
+	s->keys_mapped++;
+}
+
+/* The key lets go of class @c; it keeps its packets. */
+void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c)
+{
+	hlist_del_init(&c->key_node);
+	list_del_init(&c->idle_node);
+	c->keyed = false;
+	__clear_bit(c - s->cls, s->keyed_bm);
+	s->keys_mapped--;
+}
+
+/*
+ * Lowest job class that is neither keyed nor bound to a filter, or
+ * DDL_NONE.  At most DDL_JOBS_MAX / BITS_PER_LONG words, and only for a key
+ * not seen before.
+ */
+static u32 ddl_free_find(const struct ddl_sched *s)
+{
+	u32 w, words = BITS_TO_LONGS(s->jobs);
+	unsigned long word;
+
+	for (w = 0; w < words; w++) {
+		word = ~(s->keyed_bm[w] | READ_ONCE(s->bound_bm[w]));
+		if (w == words - 1 && s->jobs % BITS_PER_LONG)
+			word &= BIT(s->jobs % BITS_PER_LONG) - 1;
+		if (word)
+			return w * BITS_PER_LONG + __ffs(word);
+	}
+	return DDL_NONE;
+}
+
+/**
+ * ddl_key_class() - the job class of a built-in key value
+ * @s: scheduler
+ * @p: configuration (for keyttl)
+ * @key: key value, non-zero
+ * @now: current time, ns
+ *
+ * A known key keeps its class.  A new key takes the lowest free class (not
+ * keyed, no filter bound); if none is free, the keyed class that has been
+ * empty longest, if that is at least keyttl; otherwise none.
+ *
+ * Context: under the qdisc lock.  Expected constant time: the hash has at
+ * least as many buckets as there are job classes.
+ * Return: class index, or DDL_NONE (the caller uses the background class).
+ */
+u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
+		  u64 now)
+{
+	struct hlist_head *head = &s->keyhash[ddl_key_bucket(s, key)];
+	struct ddl_cls *c;
+	u32 idx;
+
+	hlist_for_each_entry(c, head, key_node) {
+		if (c->key != key)
+			continue;
+		if (!ddl_is_bound(s, c - s->cls))
+			return c - s->cls;
+		/* A filter took the class since: the key moves. */
+		ddl_key_release(s, c);
+		break;
+	}
+
+	idx = ddl_free_find(s);
+	if (idx != DDL_NONE) {
+		c = &s->cls[idx];
+		ddl_key_map(s, c, key, now);
+		if (!c->backlogged) {
+			c->idle_since = now;
+			list_add_tail(&c->idle_node, &s->idle);
+		}
+		return idx;
+	}
+
+	/* Bounded: every turn but the last releases a class. */
+	while (!list_empty(&s->idle)) {
+		c = list_first_entry(&s->idle, struct ddl_cls, idle_node);
+		if (ddl_is_bound(s, c - s->cls)) {
+			ddl_key_release(s, c);
+			continue;
+		}
+		if (now - c->idle_since < (u64)p->keyttl_ms * NSEC_PER_MSEC_U64)
+			break;
+		ddl_key_release(s, c);
+		ddl_key_map(s, c, key, now);
+		c->idle_since = now;
+		list_add_tail(&c->idle_node, &s->idle);
+		s->key_recycled++;
+		return c - s->cls;
+	}
+
+	s->key_overflow++;
+	return DDL_NONE;
+}
+
+/**
+ * ddl_bind() - a tc filter now points at a class
+ * @s: scheduler
+ * @idx: class index
+ *
+ * A job class with filters is never handed to a new key; a key that owns it
+ * lets go at its next packet (ddl_key_class()) and takes another class.
+ *
+ * Context: under RTNL, with or without the qdisc lock (tcf_bind_filter()
+ * holds it, tcf_unbind_filter() does not): only an atomic bit is shared
+ * with the datapath.
+ */
+void ddl_bind(struct ddl_sched *s, u32 idx)
+{
+	if (idx != DDL_BG(s) && s->cls[idx].bound++ == 0)
+		set_bit(idx, s->bound_bm);
+}
+
+/**
+ * ddl_unbind() - a tc filter no longer points at a class
+ * @s: scheduler
+ * @idx: class index
+ *
+ * Context: as ddl_bind().
+ */
+void ddl_unbind(struct ddl_sched *s, u32 idx)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (idx == DDL_BG(s) || WARN_ON_ONCE(!c->bound))
+		return;
+	if (--c->bound == 0)
+		clear_bit(idx, s->bound_bm);
+}

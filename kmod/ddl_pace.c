@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddl_pace.c - the sch_ddl shaper and standing-queue target: earliest-
+ * departure-time pacing at the configured rate, and the congestion signal
+ * (CE mark or drop) for traffic outside the green job when its queue stays
+ * above the target.
+ *
+ * Constant time per packet, integer arithmetic only.  No clock is read:
+ * @now comes from the caller.
+ */
+
+#include <linux/math64.h>
+#include <linux/minmax.h>
+
+#include "ddl_core.h"
+
+/* Shaping */
+
+/**
+ * ddl_edt_next() - earliest departure time after sending a packet
+ * @t_next: earliest departure time of the packet just sent, ns
+ * @rem: remainder carried between calls, < @rate; updated
+ * @now: current time, ns
+ * @len: bytes of the packet just sent (qdisc_pkt_len)
+ * @rate: bytes per second, 1 .. DDL_RATE_MAX
+ * @burst_ns: credit an idle link may accumulate, ns
+ *
+ * Earliest-departure-time pacing: a packet of @len bytes occupies
+ * @len / @rate seconds of the link, counted from the later of @t_next and
+ * @now - @burst_ns.  After an idle period at most @burst_ns worth of bytes
+ * plus one packet therefore leave back to back; in any interval of length T
+ * at most @rate * T + burst + one packet leave.  The division remainder is
+ * carried in @rem so that the rate has no truncation bias.
+ *
+ * No overflow: @len * 1e9 + @rem < 2^32 * 1e9 + 2^37 < 2^64.
+ *
+ * Context: any; pure.
+ * Return: earliest departure time of the next packet, ns.
+ */
+u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
+		 u64 burst_ns)
+{
+	u64 base = t_next, num;
+
+	if (now > burst_ns && base < now - burst_ns) {
+		base = now - burst_ns;
+		*rem = 0;
+	}
+	num = (u64)len * NSEC_PER_SEC_U64 + *rem;
+	return base + div64_u64_rem(num, rate, rem);
+}
+
+/**
+ * ddl_pace_hold() - whether the shaper holds the queue back at @now
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * When it does, the caller sends nothing and arms a timer for
+ * @s->pace_next; the time held back is accounted until the next
+ * ddl_served().
+ *
+ * Context: under the qdisc lock, with packets queued.
+ * Return: true if no packet may leave before @s->pace_next.
+ */
+bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+{
+	if (!p->rate || now >= s->pace_next)
+		return false;
+	if (!s->throttled_since) {
+		s->throttled_since = now;
+		s->throttles++;
+	}
+	return true;
+}
+
+/**
+ * ddl_pace_release() - the queue was emptied while the shaper held it
+ * @s: scheduler
+ * @now: current time, ns
+ *
+ * Ends the time held back without a packet sent (reset, purge).
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_pace_release(struct ddl_sched *s, u64 now)
+{
+	if (s->throttled_since) {
+		s->throttled_ns += now - s->throttled_since;
+		s->throttled_since = 0;
+	}
+}
+
+/**
+ * ddl_quiesce() - the qdisc was emptied (reset)
+ * @s: scheduler
+ * @now: current time, ns
+ *
+ * Ends a hold of the shaper, lets the next packet leave at once without
+ * idle credit, closes an open lead window and restarts the target control.
+ * Learned periods are kept.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_quiesce(struct ddl_sched *s, u64 now)
+{
+	ddl_pace_release(s, now);
+	s->pace_next = min(s->pace_next, now);
+	s->pace_rem = 0;
+	ddl_disarm(s, now);
+	s->above = false;
+}
+
+/* Standing-queue target */
+
+/**
+ * ddl_aqm_drained() - the unprotected backlog after a dequeue
+ * @s: scheduler
+ * @p: configuration
+ * @other: bytes queued outside the protected classes
+ *
+ * A queue that has drained to the target is no longer above it: the next
+ * arrival above target starts a new interval.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
+		     u64 other)
+{
+	if (other <= p->target_bytes)
+		s->above = false;
+}
+
+/**
+ * ddl_aqm() - congestion signal for an arriving packet of an unprotected
+ *	class
+ * @s: scheduler
+ * @p: configuration
+ * @other: bytes queued outside the protected classes (green, and the job
+ *	   of an open lead window), before this packet
+ * @len: bytes of this packet
+ * @now: current time, ns
+ *
+ * The queue is above target when @other + @len exceeds it.  Outside lead
+ * windows the control is gentle: once the queue has stayed above target
+ * for interval_us (as seen at arrivals and at dequeues, see
+ * ddl_aqm_drained(); a change of green starts afresh), one packet gets a
+ * signal, and then one per interval_us
+ * while it stays above.  In a lead window every packet that would take the
+ * queue above target gets one, so that, with senders that back off (or
+ * with drops), the queue is at most the target when the predicted burst
+ * begins.
+ *
+ * Context: under the qdisc lock, after ddl_window().  Constant time.
+ * Return: the signal to give, DDL_SIG_NONE if none.
+ */
+enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
+			u64 other, u32 len, u64 now)
+{
+	u64 interval = (u64)p->interval_us * NSEC_PER_USEC_U64;
+
+	if (!p->target_bytes || other + len <= p->target_bytes) {
+		s->above = false;
+		return DDL_SIG_NONE;
+	}
+	if (s->lead_active)
+		return DDL_SIG_LEAD;
+	if (!s->above) {
+		s->above = true;
+		s->above_since = now;
+		return DDL_SIG_NONE;
+	}
+	if (now - s->above_since < interval || now < s->next_signal)
+		return DDL_SIG_NONE;
+	s->next_signal = now + interval;
+	return DDL_SIG_TARGET;
+}

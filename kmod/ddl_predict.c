@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddl_predict.c - the sch_ddl burst predictor: each job's burst period
+ * and size, learned from the starts of its bursts, and the lead window
+ * that drains the other traffic before a predicted burst.
+ *
+ * Constant time per packet; a burst start or a closing window costs
+ * O(log jobs), amortised (a red-black tree of the predicted jobs).  No
+ * clock is read: @now comes from the caller.
+ */
+
+#include <linux/minmax.h>
+
+#include "ddl_core.h"
+
+/* Burst prediction */
+
+/* Close the armed lead window (if any), adding its open time. */
+void ddl_disarm(struct ddl_sched *s, u64 now)
+{
+	if (s->lead_active && now > s->lead_open)
+		s->lead_ns += min(now, s->lead_close) - s->lead_open;
+	s->lead_job = DDL_NONE;
+	s->lead_active = false;
+}
+
+/* The predicted time of @c's next burst: its key in &ddl_sched.periodic. */
+static u64 ddl_next_burst(const struct ddl_cls *c)
+{
+	return c->last_burst + c->period;
+}
+
+static void ddl_periodic_del(struct ddl_sched *s, struct ddl_cls *c)
+{
+	if (RB_EMPTY_NODE(&c->periodic_node))
+		return;
+	rb_erase_cached(&c->periodic_node, &s->periodic);
+	RB_CLEAR_NODE(&c->periodic_node);
+}
+
+/* Insert @c by its next burst; among equal times, after the others. */
+static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
+{
+	struct rb_node **link = &s->periodic.rb_root.rb_node, *parent = NULL;
+	u64 next = ddl_next_burst(c);
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (next < ddl_next_burst(rb_entry(parent, struct ddl_cls,
+						   periodic_node))) {
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(&c->periodic_node, parent, link);
+	rb_insert_color_cached(&c->periodic_node, &s->periodic, leftmost);
+}
+
+/*
+ * A class changes owner (a new key): forget what was learned about the old
+ * owner's bursts and close its lead window.  Its counters stay.
+ */
+void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
+{
+	c->samples = 0;
+	c->predicted = false;
+	c->period = 0;
+	c->mdev = 0;
+	c->burst_avg = 0;
+	c->cur_bytes = 0;
+	c->last_burst = now;
+	ddl_periodic_del(s, c);
+	if (s->lead_job == c - s->cls)
+		ddl_disarm(s, now);
+}
+
+/**
+ * ddl_ewma() - one step of the predictor's moving average
+ * @avg: average so far
+ * @sample: new sample
+ *
+ * avg + (sample - avg) / 2^DDL_EWMA_SHIFT, rounded toward @avg, in
+ * unsigned arithmetic: no overflow for any u64 inputs.
+ *
+ * Context: any; pure.
+ * Return: the new average.
+ */
+u64 ddl_ewma(u64 avg, u64 sample)
+{
+	if (sample >= avg)
+		return avg + ((sample - avg) >> DDL_EWMA_SHIFT);
+	return avg - ((avg - sample) >> DDL_EWMA_SHIFT);
+}
+
+/*
+ * Arm the lead window of the periodic job whose next burst is predicted
+ * first and whose window has not passed.  Jobs found in front of it leave
+ * the tree: their window passed, or their period is too short for one
+ * (a window longer than the gap between bursts would throttle forever).
+ * Each job comes back with its next burst (ddl_burst_start()), so a job
+ * leaves at most once per burst of its own: O(log jobs) amortised per
+ * burst or window, never per packet otherwise.
+ */
+static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+{
+	u64 lead = (u64)p->lead_us * NSEC_PER_USEC_U64, next = 0;
+	struct ddl_cls *c = NULL;
+	struct rb_node *node;
+
+	if (!lead || !p->target_bytes)
+		return;
+	/* Bounded by the tree: each pass takes one job off it. */
+	while ((node = rb_first_cached(&s->periodic))) {
+		c = rb_entry(node, struct ddl_cls, periodic_node);
+		next = ddl_next_burst(c);
+		if (c->period > 2 * lead && next + lead > now)
+			break;
+		ddl_periodic_del(s, c);
+	}
+	if (!node)
+		return;
+	s->lead_job = c - s->cls;
+	/* A window armed late opens now: lead_ns counts real window time. */
+	s->lead_open = max(next > lead ? next - lead : 0, now);
+	s->lead_close = next + lead;
+	s->lead_active = false;
+}
+
+/**
+ * ddl_window() - open or time out the armed lead window
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * A window opens lead_us before a job's predicted burst and closes when
+ * the burst begins (a hit, see ddl_burst_start()) or lead_us after the
+ * predicted time (a miss).  So a window lasts at most 2 * lead_us, and a
+ * job's windows are at least one learned period apart: a misprediction
+ * costs one bounded window, then service is back to normal.
+ *
+ * Context: under the qdisc lock.  Constant time except when a window
+ * closes (then O(log jobs) amortised, see ddl_rearm()).
+ */
+void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+{
+	struct ddl_cls *c;
+
+	if (s->lead_job == DDL_NONE)
+		return;
+	if (now >= s->lead_close) {
+		c = &s->cls[s->lead_job];
+		if (!s->lead_active)
+			s->leads++;
+		s->lead_active = true;
+		s->pred_misses++;
+		c->pred_misses++;
+		ddl_disarm(s, now);
+		ddl_rearm(s, p, now);
+		if (s->lead_job == DDL_NONE || now < s->lead_open)
+			return;
+	}
+	if (!s->lead_active && now >= s->lead_open) {
+		s->lead_active = true;
+		s->leads++;
+	}
+}
+
+/**
+ * ddl_lead_job() - the job a lead window is open for
+ * @s: scheduler
+ *
+ * Context: under the qdisc lock, after ddl_window().
+ * Return: job index, or DDL_NONE if no window is open.
+ */
+u32 ddl_lead_job(const struct ddl_sched *s)
+{
+	return s->lead_active ? s->lead_job : DDL_NONE;
+}
+
+/**
+ * ddl_lead_ns() - time spent in lead windows up to @now
+ * @s: scheduler
+ * @now: current time, ns
+ *
+ * Context: under the qdisc lock.
+ * Return: nanoseconds.
+ */
+u64 ddl_lead_ns(const struct ddl_sched *s, u64 now)
+{
+	u64 ns = s->lead_ns;
+
+	if (s->lead_active && now > s->lead_open)
+		ns += min(now, s->lead_close) - s->lead_open;
+	return ns;
+}
+
+/* Learn from one burst interval of @c and the bytes of the burst before. */
+static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
+		      u64 interval, u64 bytes)
+{
+	u64 dev;
+
+	dev = interval > c->period ? interval - c->period :
+				     c->period - interval;
+	if (interval > (u64)p->maxperiod_us * NSEC_PER_USEC_U64) {
+		/* Not periodic (or it paused): learn afresh. */
+		c->samples = 0;
+	} else if (!c->samples || dev > c->period / 2) {
+		/* First interval, or the pattern changed: start from it. */
+		c->period = interval;
+		c->mdev = 0;
+		c->burst_avg = bytes;
+		c->samples = 1;
+	} else {
+		c->mdev = ddl_ewma(c->mdev, dev);
+		c->period = ddl_ewma(c->period, interval);
+		c->burst_avg = ddl_ewma(c->burst_avg, bytes);
+		if (c->samples < U16_MAX)
+			c->samples++;
+	}
+
+	/* Steady: seen often enough, deviation within 1/8 of the period. */
+	c->predicted = c->samples >= DDL_PRED_SAMPLES &&
+		       c->mdev * 8 <= c->period;
+}
+
+/**
+ * ddl_burst_start() - a job class just became backlogged: new burst?
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class index, after ddl_activate()
+ * @now: current time, ns
+ *
+ * A burst starts when a job sends after its queue stayed empty for at
+ * least yield_us (DDL_BURST_GAP_US if yield is off or auto), or for the first
+ * time; but a job with a steady period does not start a burst within a
+ * quarter period of the last (a burst the sender paused in).  The interval
+ * since the previous burst start and that burst's bytes feed the job's
+ * period and size averages (ddl_ewma()); an interval more than half a
+ * period away from the average, or longer than maxperiod, restarts the
+ * learning from that interval.  A period is trusted (predicted) after
+ * DDL_PRED_SAMPLES intervals whose mean deviation is within 1/8 of it.  If the job's lead
+ * window is armed, the burst is a hit when the window is open and a miss
+ * when it came before; either way the window closes and the earliest next
+ * prediction is armed.
+ *
+ * Context: under the qdisc lock.  O(log jobs), amortised (ddl_rearm()).
+ * Return: true if a burst started.
+ */
+bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		     u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u64 gap = p->yield_us && p->yield_us != TC_DDL_AUTO ?
+		  (u64)p->yield_us * NSEC_PER_USEC_U64 : DDL_BURST_GAP_NS;
+
+	if (idx == DDL_BG(s))
+		return false;
+	if (c->bursts && now - c->empty_since < gap)
+		return false;
+	/* A steady job does not burst twice within a quarter period. */
+	if (c->predicted && now - c->last_burst < c->period / 4)
+		return false;
+
+	/* Time out a passed window first: it was armed on the old burst. */
+	ddl_window(s, p, now);
+
+	/* Its key moves: out of the tree, and back in if still predicted. */
+	ddl_periodic_del(s, c);
+	s->bursts++;
+	if (c->bursts++)
+		ddl_learn(p, c, now - c->last_burst, c->cur_bytes);
+	c->last_burst = now;
+	c->cur_bytes = 0;
+	if (c->predicted)
+		ddl_periodic_add(s, c);
+
+	if (s->lead_job == idx) {
+		if (s->lead_active) {
+			s->pred_hits++;
+			c->pred_hits++;
+		} else {
+			s->pred_misses++;
+			c->pred_misses++;
+		}
+		ddl_disarm(s, now);
+	}
+	if (s->lead_job == DDL_NONE || !s->lead_active)
+		ddl_rearm(s, p, now);
+	return true;
+}
