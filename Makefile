@@ -9,8 +9,9 @@
 #   make bench-datapath packet rate and memory against other qdiscs
 #                       (scripts/bench-datapath)
 #   make tools          build/tools/ddlemu, the job emulator (scripts/ddlemu.c)
-#   make demo           the saturated scenario under every policy, ddl with
-#                       its defaults: table and plots (scripts/ddl-bench)
+#   make demo           the compatible and saturated scenarios under every
+#                       policy, ddl with its defaults: tables and plots
+#                       (scripts/ddl-bench)
 #   make bench          every ddl-bench preset, 3 repetitions (medians), and
 #                       the datapath benchmark (not in check)
 
@@ -59,7 +60,7 @@ bench-datapath:
 
 demo:
 	scripts/install-deps
-	scripts/ddl-bench -o build/demo saturated
+	scripts/ddl-bench -o build/demo compatible saturated
 
 bench:
 	scripts/install-deps
