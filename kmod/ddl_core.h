@@ -255,7 +255,8 @@ struct ddl_cls {
  * @idle: keyed job classes with empty queues, longest idle first
  * @keyed_bm: job classes the key owns
  * @bound_bm: job classes tc filters point at (atomic bit operations)
- * @keyhash: key value to class, DDL_KEYHASH_SIZE(jobs) buckets
+ * @keyhash: key value to class, 2^@keyhash_bits buckets (jobs rounded up to a
+ *	power of two, at least 2)
  * @keyhash_bits: log2 of the number of buckets
  * @green: index of the green job, or DDL_NONE
  * @green_since: when @green became green

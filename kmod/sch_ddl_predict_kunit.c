@@ -801,11 +801,6 @@ static void ddl_predict_two_jobs_test(struct kunit *test)
 }
 
 /*
- * A new lead time closes an open window at once; the learned period is
- * kept, so the window after the next burst opens at the new lead.  The
- * closed window is not a miss.
- */
-/*
  * A class the key gives to a new owner forgets the old owner's period and
  * its armed lead window: the new flow is not protected on the old one's
  * schedule.
@@ -845,6 +840,11 @@ static void ddl_predict_new_owner_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(&sim->s), DDL_NONE);
 }
 
+/*
+ * A new lead time closes an open window at once; the learned period is
+ * kept, so the window after the next burst opens at the new lead.  The
+ * closed window is not a miss.
+ */
 static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
 {
 	struct ddl_psim *sim = ddl_psim_new(test, 4);
