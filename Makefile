@@ -4,6 +4,8 @@
 #   make tc             build tc-plugin/q_ddl.so against the installed iproute2
 #   make install        install the module (and run depmod) and the tc plugin
 #   make check          everything a submission must pass (README: "Testing")
+#   make check-quick    the inner loop: builds, static checks, KUnit and the
+#                       functional e2e tests on the fast kernel (~5 min)
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
 #   make bench-pace     shaping accuracy with pktgen (scripts/bench-pace)
 #   make bench-datapath packet rate and memory against other qdiscs
@@ -43,6 +45,9 @@ clean:
 check:
 	scripts/check
 
+check-quick:
+	scripts/check --quick
+
 tools: build/tools/ddlemu
 
 build/tools/ddlemu: scripts/ddlemu.c
@@ -67,5 +72,5 @@ bench:
 	scripts/ddl-bench --reps 3 -o build/bench all
 	scripts/bench-datapath --json build/bench/datapath.json
 
-.PHONY: all modules modules_install tc install clean check vm bench-pace \
+.PHONY: all modules modules_install tc install clean check check-quick vm bench-pace \
 	bench-datapath tools demo bench

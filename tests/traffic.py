@@ -20,7 +20,8 @@
         per port the bytes in each BUCKET_MS bucket, packets, datagrams
         out of order, and the longest gap between two arrivals; creates
         the file $DDL_SINK_READY once the ports are bound
-Receivers print "received N" and stop after SECS seconds at the latest.
+Receivers print "received N" and stop after SECS seconds at the latest;
+udp-recv and tcp-recv also create $DDL_SINK_READY once they can receive.
 """
 import json
 import os
@@ -31,6 +32,12 @@ import sys
 import time
 
 IDLE_SECS = 3
+
+
+def signal_ready():
+    """Tell the test that the receiver is bound ($DDL_SINK_READY)."""
+    if os.environ.get("DDL_SINK_READY"):
+        open(os.environ["DDL_SINK_READY"], "w").close()
 
 
 def udp_send(addr, port, count, size):
@@ -54,6 +61,7 @@ def udp_recv(addr, port, count, size, secs):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
     s.bind((addr, port))
+    signal_ready()
     deadline = time.monotonic() + secs
     got = 0
     while got < count:
@@ -86,6 +94,7 @@ def tcp_recv(addr, port, nbytes, secs):
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind((addr, port))
     ls.listen(1)
+    signal_ready()
     ls.settimeout(secs)
     got = 0
     try:
@@ -179,8 +188,7 @@ def udp_sink(addr, ports, secs, bucket_ms):
         s.bind((addr, p))
         s.setblocking(False)
         socks[s] = p
-    if os.environ.get("DDL_SINK_READY"):
-        open(os.environ["DDL_SINK_READY"], "w").close()
+    signal_ready()
     stats = {p: {"buckets": {}, "packets": 0, "bytes": 0, "reordered": 0,
                  "next": 0, "last": None, "max_gap_ms": 0.0,
                  "first": None}

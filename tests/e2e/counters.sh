@@ -24,9 +24,12 @@ expect_eq "pktgen: dummy tx matches" \
 netns_pair
 run "add ddl on veth" tc -n ddl-a qdisc add dev a0 root handle 1: ddl limit 1000
 u=$(( n / 4 ))
-out=$(ip netns exec ddl-b python3 "$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 \
-	5001 "$u" 1000 20 &
-      sleep 1
+# The sender starts once the receiver is bound (a loaded machine can take
+# seconds to start python).
+rdy=$(mktemp -u)
+out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 "$TESTS_DIR/traffic.py" \
+	udp-recv 198.18.0.2 5001 "$u" 1000 60 &
+      wait_for 60 test -e "$rdy"
       ip netns exec ddl-a python3 "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
 	5001 "$u" 1000 >/dev/null
       wait)
@@ -43,9 +46,10 @@ tcp_transfer() {	# HANDLE SIZE PORT
 	tc -n ddl-a qdisc replace dev a0 root handle "$1" ddl
 	txp0=$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_packets)
 	txb0=$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_bytes)
-	out=$(ip netns exec ddl-b python3 "$TESTS_DIR/traffic.py" tcp-recv \
-		198.18.0.2 "$3" "$2" 0 30 &
-	      sleep 1
+	rm -f "$rdy"
+	out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 \
+		"$TESTS_DIR/traffic.py" tcp-recv 198.18.0.2 "$3" "$2" 0 60 &
+	      wait_for 60 test -e "$rdy"
 	      ip netns exec ddl-a python3 "$TESTS_DIR/traffic.py" tcp-send \
 		198.18.0.2 "$3" "$2" >/dev/null
 	      wait)

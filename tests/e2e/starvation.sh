@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: timing
 # Bounded starvation and the background share, under a tbf on veth.
 #  - static order, one saturating top job: the starvation guard serves the
 #    lower job and the background at least every maxwait (+ margin for the
@@ -13,8 +14,9 @@ A=(ip netns exec ddl-a)
 B=(ip netns exec ddl-b)
 PORTS=9001,9002,9100
 # Deep socket buffers keep each sender's queue from running dry while the
-# sender waits for a CPU.
-if [ "$DDL_DEBUG_KERNEL" = 1 ]; then
+# sender waits for a CPU.  The debug kernel checks the counters only: the
+# gaps and shares the receiver saw are compared on the fast kernel.
+if ! timing; then
 	rate=1mbit secs=12
 	export DDL_SNDBUF=262144
 else
@@ -49,9 +51,13 @@ scenario() {
 	cstats -n ddl-a a0 >"$T/c.json"
 	wait $sink
 }
-qf() { python3 "$TESTS_DIR/tcjson.py" 10: "$1" <"$T/q.json"; }
-cf() { python3 "$TESTS_DIR/tcjson.py" "$1" "$2" <"$T/c.json"; }
-check() { python3 "$TESTS_DIR/rotation_check.py" "$@" || _failed=1; }
+qf() { jfield 10: "$1" <"$T/q.json"; }
+cf() { jfield "$1" "$2" <"$T/c.json"; }
+# check: a timing check of what the receiver saw (fast kernel only)
+check() {
+	timing || return 0
+	python3 "$TESTS_DIR/rotation_check.py" "$@" || _failed=1
+}
 
 # The bound: maxwait + (jobs + 1) packet times; 1 ms per 1000 B at 8 Mbit/s.
 # The receiver adds scheduling noise of the emulator: 400 ms of margin.

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: timing
 # Yield: a bursty job (40 datagrams, 80 ms of link time, every second)
 # shares a tbf with two saturating jobs.  With yield on (50 ms), green
 # leaves the bursty job soon after its burst is sent instead of holding
@@ -10,16 +11,19 @@ T=$(mktemp -d)
 A=(ip netns exec ddl-a)
 B=(ip netns exec ddl-b)
 PORTS=9001,9002,9003
-# The debug kernel (KASAN, one CPU) is ~20x slower: everything slower.
-if [ "$DDL_DEBUG_KERNEL" = 1 ]; then
-	rate=400kbit secs=30 slice=3s yld=300ms burst=20 period=3000
+# The debug kernel (KASAN, one CPU) is ~20x slower: everything slower.  It
+# checks counters only: the time each job held green is compared on the
+# fast kernel, and "yield 0: no yields" needs no more than a few slices.
+if ! timing; then
+	rate=400kbit secs=30 slice=3s yld=300ms burst=20 period=3000 secs0=10
 else
-	rate=4mbit secs=8 slice=1s yld=50ms burst=40 period=1000
+	rate=4mbit secs=8 slice=1s yld=50ms burst=40 period=1000 secs0=8
 fi
 netns_pair
 
-# scenario YIELD: leaves $T/c.json (class stats) and $T/q.json (qdisc)
+# scenario YIELD SECS: leaves $T/c.json (class stats) and $T/q.json (qdisc)
 scenario() {
+	local secs=$2
 	"${A[@]}" tc qdisc del dev a0 root 2>/dev/null
 	"${A[@]}" tc qdisc add dev a0 root handle 1: tbf rate $rate burst 4000 \
 		limit 4000000
@@ -40,12 +44,12 @@ scenario() {
 	"${A[@]}" tc -s -j qdisc show dev a0 >"$T/q.json"
 	wait $sink
 }
-cf() { python3 "$TESTS_DIR/tcjson.py" "$1" "$2" <"$T/c.json"; }
-qf() { python3 "$TESTS_DIR/tcjson.py" 10: "$1" <"$T/q.json"; }
+cf() { jfield "$1" "$2" <"$T/c.json"; }
+qf() { jfield 10: "$1" <"$T/q.json"; }
 # ratio A B: A * 100 / B
 ratio() { echo $(( $1 * 100 / ($2 > 0 ? $2 : 1) )); }
 
-scenario $yld
+scenario $yld $secs
 expect_eq "the bursty job owns 10:1" "$(cf 10:1 key)" 5001
 expect_ge "yields counted" "$(qf yields)" 2
 expect_ge "10:1 yielded" "$(cf 10:1 yields)" 2
@@ -53,19 +57,23 @@ g1=$(cf 10:1 green_ns)
 g2=$(cf 10:2 green_ns)
 echo "# yield $yld: green_ns 10:1 $g1 10:2 $g2"
 r=$(ratio "$g1" "$g2")
-expect_ge "yield: the bursty job held green < 60% as long as a busy one" \
-	$(( 60 - r )) 1
+if timing; then
+	expect_ge "yield: the bursty job held green < 60% as long as a busy one" \
+		$(( 60 - r )) 1
+fi
 expect_eq "nothing dropped" "$(qf drops)" 0
 python3 "$TESTS_DIR/rotation_check.py" sink-order "$T/sink.json" $PORTS ||
 	_failed=1
 
-scenario 0
+scenario 0 $secs0
 expect_eq "yield 0: no yields" "$(qf yields)" 0
 g1=$(cf 10:1 green_ns)
 g2=$(cf 10:2 green_ns)
 echo "# yield 0: green_ns 10:1 $g1 10:2 $g2"
-expect_ge "yield 0: the bursty job holds its whole slices (>= 70%)" \
-	"$(ratio "$g1" "$g2")" 70
+if timing; then
+	expect_ge "yield 0: the bursty job holds its whole slices (>= 70%)" \
+		"$(ratio "$g1" "$g2")" 70
+fi
 
 rm -rf "$T"
 done_testing
