@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for the end-to-end tests.  Tests run inside the VM (scripts/vm-run)
-# as root, print one "ok - ..." or "not ok - ..." line per assertion and exit
-# non-zero if any assertion failed.  Test hosts use 198.18.0.0/15 only.
+# Helpers for the end-to-end tests.  Tests run inside the VM (scripts/vm-run,
+# several per boot: scripts/guest-e2e) as root, print one "ok - ..." or
+# "not ok - ..." line per assertion and exit non-zero if any assertion
+# failed.  Test hosts use 198.18.0.0/15 only.  A script with a line
+# "# e2e: timing" asserts timing (guarded by timing() below); make check
+# runs it on the fast kernel with the machine to itself.
 
 set -u
 
