@@ -90,6 +90,22 @@ qstat() {
 	"${ns[@]}" tc -s -j qdisc show dev "$1" | jfield "$2" "$3"
 }
 
+# qfields [-n NS] DEV HANDLE FIELD...: several fields of one qdisc from one
+# dump, separated by spaces, e.g. qfields d0 1: options.slice options.yield
+qfields() {
+	local ns=() dev h
+	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
+	dev=$1 h=$2
+	shift 2
+	"${ns[@]}" tc -s -j qdisc show dev "$dev" | jq -r --arg h "$h" '
+		([.[] | select(if $h == "root" then .root == true
+			       else .handle == $h end)][0]) as $o
+		| [$ARGS.positional[] as $f
+		   | ($o | try getpath($f | split(".")) catch null)
+		   | if . == null then "missing" else tostring end]
+		| join(" ")' --args "$@"
+}
+
 # snap DEV, then sfield "$SNAP" HANDLE FIELD: several fields read from one
 # dump, when the queue may move between two reads.
 snap() { tc -s -j qdisc show dev "$1"; }

@@ -7,12 +7,12 @@ usage: nlraw.py DEV MODE VALUE
   MODE limit      TCA_OPTIONS(nested){ TCA_DDL_LIMIT = VALUE }
   MODE unknown    an attribute type the kernel does not know
   MODE notnested  TCA_OPTIONS without NLA_F_NESTED
-       nlraw.py DEV opts NAME=VALUE...
+       nlraw.py DEV opts NAME=VALUE... [/ NAME=VALUE...]...
                   TCA_OPTIONS(nested){ the named u32 attributes; rate
-                  is a u64 }
+                  is a u64 }; "/" separates requests, sent in turn
        nlraw.py DEV class CLASSID NAME=VALUE...
                   RTM_NEWTCLASS for MAJ:MIN with the named class attributes
-Prints "ack 0" or "error -ERRNO: extack message".
+Prints "ack 0" or "error -ERRNO: extack message", a line per request.
 """
 import socket
 import struct
@@ -41,40 +41,17 @@ def attr(atype, payload):
     return hdr + payload + pad
 
 
-def main():
-    dev, mode = sys.argv[1], sys.argv[2]
-    ifindex = socket.if_nametoindex(dev)
-    msgtype, handle, parent = RTM_NEWQDISC, 0, 0xFFFFFFFF
-    if mode in ("opts", "class"):
-        table = QDISC_ATTRS
-        pairs = sys.argv[3:]
-        if mode == "class":
-            maj, mnr = sys.argv[3].split(":")
-            handle = (int(maj, 16) << 16) | int(mnr, 16)
-            parent = int(maj, 16) << 16
-            msgtype, table, pairs = RTM_NEWTCLASS, CLASS_ATTRS, sys.argv[4:]
-        nest = b""
-        for pair in pairs:
-            name, val = pair.split("=")
-            fmt = "Q" if mode == "opts" and name in U64_ATTRS else "I"
-            nest += attr(table[name], struct.pack(fmt, int(val, 0)))
-        opts = attr(TCA_OPTIONS | NLA_F_NESTED, nest)
-        value = None
-    else:
-        value = int(sys.argv[3])
-    if mode in ("opts", "class"):
-        pass
-    elif mode == "limit":
-        opts = attr(TCA_OPTIONS | NLA_F_NESTED,
-                    attr(TCA_DDL_LIMIT, struct.pack("I", value)))
-    elif mode == "unknown":
-        opts = attr(TCA_OPTIONS | NLA_F_NESTED,
-                    attr(30, struct.pack("I", value)))
-    elif mode == "notnested":
-        opts = attr(TCA_OPTIONS, attr(TCA_DDL_LIMIT, struct.pack("I", 10)))
-    else:
-        sys.exit("unknown mode " + mode)
+def nested(table, pairs, u64):
+    nest = b""
+    for pair in pairs:
+        name, val = pair.split("=")
+        fmt = "Q" if name in u64 else "I"
+        nest += attr(table[name], struct.pack(fmt, int(val, 0)))
+    return attr(TCA_OPTIONS | NLA_F_NESTED, nest)
 
+
+def request(s, msgtype, ifindex, handle, parent, opts):
+    """Send one request on netlink socket s; print the kernel's answer."""
     tcm = struct.pack("BxxxiIII", socket.AF_UNSPEC, ifindex, handle,
                       parent, 0)
     body = tcm + attr(TCA_KIND, b"ddl\0") + opts
@@ -82,19 +59,14 @@ def main():
     if msgtype == RTM_NEWQDISC:
         flags |= NLM_F_CREATE | NLM_F_REPLACE
     msg = struct.pack("IHHII", 16 + len(body), msgtype, flags, 1, 0)
-
-    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
-                      socket.NETLINK_ROUTE)
-    s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
-    s.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
     s.send(msg + body)
     data = s.recv(65536)
-    _, mtype, mflags, _, _ = struct.unpack_from("IHHII", data, 0)
+    _, mtype, _, _, _ = struct.unpack_from("IHHII", data, 0)
     if mtype != NLMSG_ERROR:
         sys.exit("unexpected reply type %d" % mtype)
     err = struct.unpack_from("i", data, 16)[0]
     if err == 0:
-        print("ack 0")
+        print("ack 0", flush=True)
         return
     text = ""
     off = 16 + 4 + 16          # error, then the capped request header
@@ -105,7 +77,45 @@ def main():
         if atype == NLMSGERR_ATTR_MSG:
             text = data[off + 4:off + alen].split(b"\0")[0].decode()
         off += (alen + 3) & ~3
-    print("error %d: %s" % (err, text))
+    print("error %d: %s" % (err, text), flush=True)
+
+
+def main():
+    dev, mode, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    ifindex = socket.if_nametoindex(dev)
+    msgtype, handle, parent = RTM_NEWQDISC, 0, 0xFFFFFFFF
+    if mode == "opts":
+        groups, cur = [], []
+        for a in args:
+            if a == "/":
+                groups.append(cur)
+                cur = []
+            else:
+                cur.append(a)
+        reqs = [nested(QDISC_ATTRS, g, U64_ATTRS) for g in groups + [cur]]
+    elif mode == "class":
+        maj, mnr = args[0].split(":")
+        handle = (int(maj, 16) << 16) | int(mnr, 16)
+        parent = int(maj, 16) << 16
+        msgtype = RTM_NEWTCLASS
+        reqs = [nested(CLASS_ATTRS, args[1:], ())]
+    elif mode == "limit":
+        reqs = [attr(TCA_OPTIONS | NLA_F_NESTED,
+                     attr(TCA_DDL_LIMIT, struct.pack("I", int(args[0]))))]
+    elif mode == "unknown":
+        reqs = [attr(TCA_OPTIONS | NLA_F_NESTED,
+                     attr(30, struct.pack("I", int(args[0]))))]
+    elif mode == "notnested":
+        reqs = [attr(TCA_OPTIONS, attr(TCA_DDL_LIMIT, struct.pack("I", 10)))]
+    else:
+        sys.exit("unknown mode " + mode)
+
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                      socket.NETLINK_ROUTE)
+    s.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+    s.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+    for opts in reqs:
+        request(s, msgtype, ifindex, handle, parent, opts)
 
 
 main()

@@ -8,40 +8,41 @@
 dummy_dev d0
 run "add with defaults" tc qdisc add dev d0 root handle 1: ddl
 opt() { qstat d0 1: "options.$1"; }
+# opts NAME...: several options from one dump
+opts() { qfields d0 1: "${@/#/options.}"; }
 raw() { python3 "$TESTS_DIR/nlraw.py" d0 opts "$@" 2>&1; }
-expect_eq "default jobs" "$(opt jobs)" 16
-expect_eq "default mode" "$(opt mode)" rotate
-expect_eq "default slice" "$(opt slice)" auto
-expect_eq "default yield" "$(opt yield)" auto
+read -r v_jobs v_mode v_slice v_yield v_maxwait v_bgshare v_key v_keyttl \
+	<<<"$(opts jobs mode slice yield maxwait bgshare key keyttl)"
+expect_eq "default jobs" "$v_jobs" 16
+expect_eq "default mode" "$v_mode" rotate
+expect_eq "default slice" "$v_slice" auto
+expect_eq "default yield" "$v_yield" auto
+expect_eq "default maxwait (us)" "$v_maxwait" 500000
+expect_eq "default bgshare" "$v_bgshare" 5
+expect_eq "default key" "$v_key" sport
+expect_eq "default keyttl (ms)" "$v_keyttl" 1000
 # With slice auto a yield is not compared with the slice, nor maxwait.
 run "yield 40ms with slice auto" tc qdisc change dev d0 root handle 1: ddl \
 	yield 40ms maxwait 1ms
-expect_eq "yield 40ms, slice still auto" "$(opt slice) $(opt yield)" "auto 40000"
+expect_eq "yield 40ms, slice still auto" "$(opts slice yield)" "auto 40000"
 expect_fail "explicit slice above maxwait refused" \
 	'maxwait must be at least one slice' \
 	tc qdisc change dev d0 root handle 1: ddl slice 2ms yield auto
-expect_eq "config kept" "$(opt slice) $(opt yield) $(opt maxwait)" "auto 40000 1000"
+expect_eq "config kept" "$(opts slice yield maxwait)" "auto 40000 1000"
 run "back to the defaults" tc qdisc change dev d0 root handle 1: ddl \
 	slice auto yield auto maxwait 500ms
-expect_eq "auto again" "$(opt slice) $(opt yield)" "auto auto"
+expect_eq "auto again" "$(opts slice yield)" "auto auto"
 expect_match "tc prints slice auto yield auto" "$(tc qdisc show dev d0)" \
 	'slice auto yield auto'
 expect_match "turn and turns_forced in the statistics" \
 	"$(tc -s qdisc show dev d0)" 'turn 0ns turns_forced 0'
 expect_eq "turn_ns in JSON" "$(qstat d0 1: turn_ns)" 0
-expect_eq "default maxwait (us)" "$(opt maxwait)" 500000
-expect_eq "default bgshare" "$(opt bgshare)" 5
-expect_eq "default key" "$(opt key)" sport
-expect_eq "default keyttl (ms)" "$(opt keyttl)" 1000
 expect_eq "17 classes" "$(tc class show dev d0 | grep -c '^class ddl')" 17
 
 run "change everything but jobs" tc qdisc change dev d0 root handle 1: ddl \
 	limit 500 mode green slice 30ms yield 2ms maxwait 1s bgshare 10% \
 	key dscp keyttl 5s
-conf() {
-	echo "$(opt limit) $(opt mode) $(opt slice) $(opt yield) $(opt maxwait)" \
-		"$(opt bgshare) $(opt key) $(opt keyttl) $(opt jobs)"
-}
+conf() { opts limit mode slice yield maxwait bgshare key keyttl jobs; }
 want="500 green 30000 2000 1000000 10 dscp 5000 16"
 expect_eq "changed" "$(conf)" "$want"
 
@@ -61,28 +62,33 @@ expect_fail "jobs cannot change" 'number of jobs is fixed' \
 	tc qdisc change dev d0 root handle 1: ddl jobs 8
 expect_eq "config kept after tc refusals" "$(conf)" "$want"
 
-# The kernel refuses on its own (raw netlink, no plugin).
-expect_match "kernel: mode 3" "$(raw mode=3)" 'error -34: .*(out of range|max)'
-expect_match "kernel: slice 99" "$(raw slice=99)" \
+# The kernel refuses on its own (raw netlink, no plugin): one python
+# process sends the requests in turn, an answer per line.
+mapfile -t ans < <(raw mode=3 / slice=99 / slice=10000001 / yield=10000001 / \
+	maxwait=999 / bgshare=51 / key=5 / keyttl=3600001 / jobs=0 / \
+	jobs=4097 / yield=30000 / maxwait=29999 / limit=7 slice=99)
+expect_eq "kernel: 13 answers" "${#ans[@]}" 13
+expect_match "kernel: mode 3" "${ans[0]}" 'error -34: .*(out of range|max)'
+expect_match "kernel: slice 99" "${ans[1]}" \
 	'error -34: slice must be auto or between 100us and 10s'
-expect_match "kernel: slice 10000001" "$(raw slice=10000001)" 'error -34'
-expect_match "kernel: yield 10000001" "$(raw yield=10000001)" \
+expect_match "kernel: slice 10000001" "${ans[2]}" 'error -34'
+expect_match "kernel: yield 10000001" "${ans[3]}" \
 	'error -34: yield must be auto or at most 10s'
-expect_match "kernel: maxwait 999" "$(raw maxwait=999)" 'error -34'
-expect_match "kernel: bgshare 51" "$(raw bgshare=51)" 'error -34'
-expect_match "kernel: key 5" "$(raw key=5)" 'error -34'
-expect_match "kernel: keyttl 3600001" "$(raw keyttl=3600001)" 'error -34'
-expect_match "kernel: jobs 0" "$(raw jobs=0)" 'error -34'
-expect_match "kernel: jobs 4097" "$(raw jobs=4097)" 'error -34'
-expect_match "kernel: yield = slice" "$(raw yield=30000)" \
+expect_match "kernel: maxwait 999" "${ans[4]}" 'error -34'
+expect_match "kernel: bgshare 51" "${ans[5]}" 'error -34'
+expect_match "kernel: key 5" "${ans[6]}" 'error -34'
+expect_match "kernel: keyttl 3600001" "${ans[7]}" 'error -34'
+expect_match "kernel: jobs 0" "${ans[8]}" 'error -34'
+expect_match "kernel: jobs 4097" "${ans[9]}" 'error -34'
+expect_match "kernel: yield = slice" "${ans[10]}" \
 	'error -22: .*yield must be shorter than the slice'
-expect_match "kernel: maxwait < slice" "$(raw maxwait=29999)" \
+expect_match "kernel: maxwait < slice" "${ans[11]}" \
 	'error -22: .*maxwait must be at least one slice'
 expect_match "kernel: one bad attribute spoils the message" \
-	"$(raw limit=7 slice=99)" 'error -34'
+	"${ans[12]}" 'error -34'
 expect_eq "config kept after kernel refusals" "$(conf)" "$want"
 expect_match "raw change works" "$(raw limit=7 slice=40000)" 'ack 0'
-expect_eq "raw change applied" "$(opt limit) $(opt slice)" "7 40000"
+expect_eq "raw change applied" "$(opts limit slice)" "7 40000"
 expect_match "yield 0 disables yielding" "$(raw yield=0)" 'ack 0'
 expect_match "tc prints yield 0" "$(tc qdisc show dev d0)" 'yield 0'
 expect_match "kernel: slice auto" "$(raw slice=4294967295)" 'ack 0'
