@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ddl_core.h - the sch_ddl scheduling core, in four units: ddl_sched.c
+ * ddl_core.h - the sch_ddl scheduling core, in five units: ddl_sched.c
  * (configuration, rotation and who sends next), ddl_keymap.c (the built-in
- * classification key), ddl_pace.c (shaper and standing-queue target) and
- * ddl_predict.c (burst periods and lead windows).
+ * classification key), ddl_pace.c (shaper and standing-queue target),
+ * ddl_predict.c (burst periods and lead windows) and ddl_log.c (the record
+ * of green changes and completed bursts, and the burst histogram).
  *
  * Pure decision logic: no sk_buff, no Qdisc, no clock reads.  Times are
  * nanoseconds passed in by the caller; all arithmetic is integer.  The glue
@@ -95,6 +96,12 @@
 
 #define DDL_NONE		U32_MAX
 
+/* Green changes kept per instance, and completed bursts kept per job. */
+#define DDL_TURN_LOG		64U
+#define DDL_BURST_LOG		4U
+
+#define DDL_HIST_BUCKETS	TC_DDL_HIST_BUCKETS
+
 /**
  * struct ddl_params - configuration of one sch_ddl instance
  * @limit: maximum packets queued in the qdisc
@@ -157,6 +164,22 @@ enum ddl_signal {
 };
 
 /**
+ * enum ddl_drop_why - why a packet was dropped (tracepoint sch_ddl:ddl_drop)
+ * @DDL_DROP_OVERLIMIT: the qdisc held limit packets
+ * @DDL_DROP_FILTER: a filter action dropped it
+ * @DDL_DROP_TARGET: standing-queue signal, the packet not ECN-capable
+ * @DDL_DROP_LEAD: lead-window signal, the packet not ECN-capable
+ * @DDL_DROP_CHANGE: a change lowered the limit below the backlog
+ */
+enum ddl_drop_why {
+	DDL_DROP_OVERLIMIT,
+	DDL_DROP_FILTER,
+	DDL_DROP_TARGET,
+	DDL_DROP_LEAD,
+	DDL_DROP_CHANGE,
+};
+
+/**
  * enum ddl_reason - why ddl_pick() chose a class
  * @DDL_R_GUARD: the starvation guard: the class waited longer than maxwait
  * @DDL_R_BGSHARE: the background class is owed its minimum share
@@ -170,6 +193,62 @@ enum ddl_reason {
 	DDL_R_GREEN,
 	DDL_R_YELLOW,
 	DDL_R_BACKGROUND,
+};
+
+/**
+ * enum ddl_turn_why - why the green job changed
+ * @DDL_TURN_START: no job was green
+ * @DDL_TURN_SLICE: green's turn was over and another job was backlogged
+ * @DDL_TURN_YIELD: green's queue stayed empty for its yield time
+ * @DDL_TURN_STATIC: mode static: a job of a lower minor became backlogged
+ */
+enum ddl_turn_why {
+	DDL_TURN_START,
+	DDL_TURN_SLICE,
+	DDL_TURN_YIELD,
+	DDL_TURN_STATIC,
+};
+
+/**
+ * struct ddl_turn_rec - one change of the green job
+ * @time: when, ns
+ * @from: job that was green, or DDL_NONE
+ * @to: job made green
+ * @why: enum ddl_turn_why
+ */
+struct ddl_turn_rec {
+	u64	time;
+	u32	from;
+	u32	to;
+	u32	why;
+};
+
+/**
+ * struct ddl_burst_rec - one completed burst of a job
+ * @start: when its first packet was queued, ns
+ * @end: when its queue last became empty, ns
+ * @bytes: bytes sent in it
+ */
+struct ddl_burst_rec {
+	u64	start;
+	u64	end;
+	u64	bytes;
+};
+
+/**
+ * struct ddl_job_log - completed bursts of one job
+ * @hist: completion times, bucket ddl_hist_bucket() of microseconds
+ * @max_us: longest completion time, us (saturating)
+ * @sum_us: completion times summed, us
+ * @done: bursts completed; the last min(@done, DDL_BURST_LOG) are in @ring
+ * @ring: the last completed bursts, the newest at (@done - 1) % DDL_BURST_LOG
+ */
+struct ddl_job_log {
+	u32			hist[DDL_HIST_BUCKETS];
+	u32			max_us;
+	u64			sum_us;
+	u64			done;
+	struct ddl_burst_rec	ring[DDL_BURST_LOG];
 };
 
 /**
@@ -188,6 +267,7 @@ enum ddl_reason {
  * @keyed: the built-in key owns this class
  * @backlogged: the class has packets (as told by the glue)
  * @predicted: @period is steady enough to predict the next burst
+ * @in_burst: a burst began at @last_burst and is not complete yet
  * @green_ns: time spent green, up to the last change of green
  * @bytes_green: bytes sent while green
  * @bytes_yellow: bytes sent while not green
@@ -224,6 +304,7 @@ struct ddl_cls {
 	bool			keyed;
 	bool			backlogged;
 	bool			predicted;
+	bool			in_burst;
 
 	u64			green_ns;
 	u64			bytes_green;
@@ -293,6 +374,11 @@ struct ddl_cls {
  * @lead_ns: time spent in lead windows, closed ones
  * @pred_hits: bursts that began inside their lead window
  * @pred_misses: lead windows that missed their burst
+ * @jlog: completed bursts, one log per job
+ * @bursts_done: bursts completed, all jobs
+ * @turns: green changes recorded; the last min(@turns, DDL_TURN_LOG) are in
+ *	@turn_log, the newest at (@turns - 1) % DDL_TURN_LOG
+ * @turn_log: the last green changes
  */
 struct ddl_sched {
 	u32			jobs;
@@ -345,6 +431,11 @@ struct ddl_sched {
 	u64			lead_ns;
 	u64			pred_hits;
 	u64			pred_misses;
+
+	struct ddl_job_log	*jlog;
+	u64			bursts_done;
+	u64			turns;
+	struct ddl_turn_rec	turn_log[DDL_TURN_LOG];
 };
 
 /* Index of the background class. */
@@ -416,6 +507,18 @@ void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now);
 u32 ddl_lead_job(const struct ddl_sched *s);
 u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
 
+/* ddl_log.c: green changes, completed bursts and their histogram */
+
+u32 ddl_hist_bucket(u64 us);
+u64 ddl_hist_lo(u32 bucket);
+u64 ddl_hist_count(const u32 *hist);
+u64 ddl_hist_quantile(const u32 *hist, u64 max_us, u32 permille);
+void ddl_burst_settle(struct ddl_sched *s, const struct ddl_params *p,
+		      u32 idx, u64 now);
+const struct ddl_burst_rec *ddl_burst_last(const struct ddl_sched *s,
+					   u32 idx, u32 back);
+const struct ddl_turn_rec *ddl_turn_last(const struct ddl_sched *s, u32 back);
+
 /* Internal to the core: shared by its units, not used by the glue. */
 
 #define NSEC_PER_USEC_U64	1000ULL
@@ -432,5 +535,12 @@ void ddl_disarm(struct ddl_sched *s, u64 now);
 void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now);
 /* The key lets go of class @c; it keeps its packets. */
 void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c);
+/* The queue of a job must stay empty this long between two bursts, ns. */
+u64 ddl_burst_gap(const struct ddl_params *p);
+/* Record the open burst of job @idx as complete. */
+void ddl_burst_end(struct ddl_sched *s, u32 idx);
+/* Record a change of green from @s->green to @to. */
+void ddl_turn_record(struct ddl_sched *s, u32 to, enum ddl_turn_why why,
+		     u64 now);
 
 #endif /* _DDL_CORE_H */

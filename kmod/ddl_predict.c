@@ -60,11 +60,14 @@ static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
 }
 
 /*
- * A class changes owner (a new key): forget what was learned about the old
- * owner's bursts and close its lead window.  Its counters stay.
+ * A class changes owner (a new key): complete the old owner's burst, forget
+ * what was learned about its bursts and close its lead window.  Its
+ * counters stay.
  */
 void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
 {
+	/* The old owner's burst is over. */
+	ddl_burst_end(s, c - s->cls);
 	c->samples = 0;
 	c->predicted = false;
 	c->period = 0;
@@ -254,12 +257,10 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		     u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
-	u64 gap = p->yield_us && p->yield_us != TC_DDL_AUTO ?
-		  (u64)p->yield_us * NSEC_PER_USEC_U64 : DDL_BURST_GAP_NS;
 
 	if (idx == DDL_BG(s))
 		return false;
-	if (c->bursts && now - c->empty_since < gap)
+	if (c->bursts && now - c->empty_since < ddl_burst_gap(p))
 		return false;
 	/* A steady job does not burst twice within a quarter period. */
 	if (c->predicted && now - c->last_burst < c->period / 4)
@@ -270,11 +271,13 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 
 	/* Its key moves: out of the tree, and back in if still predicted. */
 	ddl_periodic_del(s, c);
+	ddl_burst_end(s, idx);
 	s->bursts++;
 	if (c->bursts++)
 		ddl_learn(p, c, now - c->last_burst, c->cur_bytes);
 	c->last_burst = now;
 	c->cur_bytes = 0;
+	c->in_burst = true;
 	if (c->predicted)
 		ddl_periodic_add(s, c);
 

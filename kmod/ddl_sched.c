@@ -177,7 +177,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	s->keyhash_bits = ilog2(buckets);
 	s->keyhash = kvcalloc(buckets, sizeof(*s->keyhash), GFP_KERNEL);
 	s->cls = kvcalloc(jobs + 1, sizeof(*s->cls), GFP_KERNEL);
-	if (!s->keyhash || !s->cls) {
+	s->jlog = kvcalloc(jobs, sizeof(*s->jlog), GFP_KERNEL);
+	if (!s->keyhash || !s->cls || !s->jlog) {
 		ddl_sched_destroy(s);
 		return -ENOMEM;
 	}
@@ -202,8 +203,10 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
  */
 void ddl_sched_destroy(struct ddl_sched *s)
 {
+	kvfree(s->jlog);
 	kvfree(s->cls);
 	kvfree(s->keyhash);
+	s->jlog = NULL;
 	s->cls = NULL;
 	s->keyhash = NULL;
 }
@@ -262,12 +265,13 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 	return max_t(u64, ddl_period(&s->cls[idx]), DDL_BURST_GAP_NS);
 }
 
-/* Close @s->green's current stint and make @idx (maybe DDL_NONE) green. */
+/* Close @s->green's current stint and make job @idx green. */
 static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
-			  u32 idx, u64 now)
+			  u32 idx, enum ddl_turn_why why, u64 now)
 {
 	struct ddl_cls *c;
 
+	ddl_turn_record(s, idx, why, now);
 	if (s->green != DDL_NONE)
 		s->cls[s->green].green_ns += now - s->green_since;
 
@@ -275,8 +279,6 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 	s->green_since = now;
 	/* The protected class changed: the target control starts afresh. */
 	s->above = false;
-	if (idx == DDL_NONE)
-		return;
 
 	c = &s->cls[idx];
 	c->greens++;
@@ -318,14 +320,15 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 	if (p->mode == TC_DDL_MODE_STATIC) {
 		next = ddl_bm_find(s, 0);
 		if (next != DDL_NONE && next != s->green)
-			ddl_set_green(s, p, next, now);
+			ddl_set_green(s, p, next, s->green == DDL_NONE ?
+				      DDL_TURN_START : DDL_TURN_STATIC, now);
 		return;
 	}
 
 	if (s->green == DDL_NONE) {
 		next = ddl_bm_next(s, 0);
 		if (next != DDL_NONE)
-			ddl_set_green(s, p, next, now);
+			ddl_set_green(s, p, next, DDL_TURN_START, now);
 		return;
 	}
 
@@ -337,7 +340,7 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 		if (next != DDL_NONE) {
 			s->yields++;
 			c->yields++;
-			ddl_set_green(s, p, next, now);
+			ddl_set_green(s, p, next, DDL_TURN_YIELD, now);
 			return;
 		}
 	}
@@ -355,7 +358,7 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 		if (c->backlogged)
 			s->turns_forced++;
 		s->rotations++;
-		ddl_set_green(s, p, next, now);
+		ddl_set_green(s, p, next, DDL_TURN_SLICE, now);
 	}
 }
 

@@ -59,44 +59,13 @@
 
 #include "compat.h"
 #include "ddl_core.h"
+#include "ddl_glue.h"
+
+#define CREATE_TRACE_POINTS
+#include "ddl_trace.h"
 
 /* Longest the watchdog may fire late; the burst credit makes up for it. */
 #define DDL_SLACK_MAX_NS	(250 * NSEC_PER_USEC)
-
-struct ddl_class {
-	struct qdisc_skb_head		q;
-	struct gnet_stats_basic_sync	bstats;
-	struct gnet_stats_queue		qstats;
-	u64				ce_marks;
-	u64				burst_backlog;
-	u64				burst_backlog_max;
-	u64				burst_backlog_sum;
-};
-
-struct ddl_sched_data {
-	/* Configuration, read on every packet, written by change() */
-	struct ddl_params		params;
-
-	/* Datapath state */
-	struct ddl_sched		s;
-	struct ddl_class		*classes;	/* jobs + 1, by index */
-	struct tcf_proto __rcu		*filter_list;
-	struct tcf_block		*block;
-	struct qdisc_watchdog		watchdog;
-
-	/* Statistics */
-	u64				drop_overlimit;
-	u64				drop_change;
-	u64				drop_filter;
-	u64				cls_filter;
-	u64				cls_priority;
-	u64				cls_key;
-	u64				cls_background;
-	u64				aqm_marks;
-	u64				aqm_drops;
-	u64				lead_marks;
-	u64				lead_drops;
-};
 
 /* Class index of tc minor @minor, or DDL_NONE. */
 static u32 ddl_minor_to_idx(const struct ddl_sched_data *q, u32 minor)
@@ -108,9 +77,54 @@ static u32 ddl_minor_to_idx(const struct ddl_sched_data *q, u32 minor)
 	return DDL_NONE;
 }
 
-static u32 ddl_idx_to_minor(const struct ddl_sched_data *q, u32 idx)
+u32 ddl_idx_to_minor(const struct ddl_sched_data *q, u32 idx)
 {
+	if (idx == DDL_NONE)
+		return 0;
 	return idx == DDL_BG(&q->s) ? TC_DDL_BG_MINOR : idx + 1;
+}
+
+/* Tracepoints for what the core recorded since it held @turns and @done. */
+static void ddl_trace_turn(struct Qdisc *sch, u64 turns)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	const struct ddl_turn_rec *r;
+
+	if (q->s.turns == turns || !trace_ddl_turn_enabled())
+		return;
+	r = ddl_turn_last(&q->s, 0);
+	trace_ddl_turn(sch, ddl_idx_to_minor(q, r->from),
+		       ddl_idx_to_minor(q, r->to), r->why);
+}
+
+static void ddl_trace_burst_end(struct Qdisc *sch, u32 idx, u64 done)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+
+	if (q->s.bursts_done == done || !trace_ddl_burst_end_enabled())
+		return;
+	trace_ddl_burst_end(sch, idx + 1, ddl_burst_last(&q->s, idx, 0));
+}
+
+/**
+ * ddl_settle() - complete the bursts of the jobs that went quiet
+ * @sch: the qdisc, its tree lock held
+ * @now: current time, ns
+ *
+ * Before the statistics are read: a job's last burst then shows.
+ * O(jobs).
+ */
+void ddl_settle(struct Qdisc *sch, u64 now)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u64 done;
+	u32 i;
+
+	for (i = 0; i < q->s.jobs; i++) {
+		done = q->s.bursts_done;
+		ddl_burst_settle(&q->s, &q->params, i, now);
+		ddl_trace_burst_end(sch, i, done);
+	}
 }
 
 /* The built-in key of @skb; 0 when it has none. */
@@ -195,8 +209,12 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 
 	key = ddl_skb_key(skb, q->params.key);
 	if (key) {
+		u64 done = q->s.bursts_done;
+
 		idx = ddl_key_class(&q->s, &q->params, key, now);
 		if (idx != DDL_NONE) {
+			/* A recycled class completes its old owner's burst. */
+			ddl_trace_burst_end(sch, idx, done);
 			q->cls_key++;
 			return idx;
 		}
@@ -223,14 +241,15 @@ static u64 ddl_other_backlog(struct Qdisc *sch, u32 green, u32 lead)
 }
 
 /*
- * Standing-queue control for @skb of class @idx.  Return true if the caller
- * must drop it; a CE mark is applied here.  A packet of an empty class did
- * not build the queue (an ACK, ARP, a new flow) and is left alone.  As in
+ * Standing-queue control for @skb of class @idx.  Return DDL_SIG_NONE, or
+ * the signal for which the caller must drop it; a CE mark is applied here.
+ * A packet of an empty class did not build the queue (an ACK, ARP, a new
+ * flow) and is left alone.  As in
  * fq_codel, an ECN-capable packet is always marked, never dropped: a
  * sender that ignores CE is bounded by the limit only.
  */
-static bool ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb, u32 idx,
-			   u64 now)
+static enum ddl_signal ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb,
+				      u32 idx, u64 now)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
@@ -241,12 +260,12 @@ static bool ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb, u32 idx,
 	ddl_window(&q->s, &q->params, now);
 	lead = ddl_lead_job(&q->s);
 	if (idx == green || idx == lead || !q->classes[idx].q.qlen)
-		return false;
+		return DDL_SIG_NONE;
 
 	other = ddl_other_backlog(sch, green, lead);
 	sig = ddl_aqm(&q->s, &q->params, other, len, now);
 	if (sig == DDL_SIG_NONE)
-		return false;
+		return DDL_SIG_NONE;
 
 	if (q->params.ecn && INET_ECN_set_ce(skb)) {
 		q->classes[idx].ce_marks++;
@@ -254,13 +273,13 @@ static bool ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb, u32 idx,
 			q->lead_marks++;
 		else
 			q->aqm_marks++;
-		return false;
+		return DDL_SIG_NONE;
 	}
 	if (sig == DDL_SIG_LEAD)
 		q->lead_drops++;
 	else
 		q->aqm_drops++;
-	return true;
+	return sig;
 }
 
 static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
@@ -269,6 +288,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
 	u64 now = ktime_get_ns();
+	enum ddl_signal sig;
 	struct ddl_class *cl;
 	int ret;
 	u32 idx;
@@ -278,6 +298,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		if (ret & __NET_XMIT_BYPASS) {
 			q->drop_filter++;
 			qdisc_qstats_drop(sch);
+			trace_ddl_drop(sch, 0, len, DDL_DROP_FILTER);
 		}
 		__qdisc_drop(skb, to_free);
 		return ret;
@@ -287,19 +308,29 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (unlikely(!ddl_admit(&q->params, sch->q.qlen))) {
 		q->drop_overlimit++;
 		cl->qstats.drops++;
+		trace_ddl_drop(sch, ddl_idx_to_minor(q, idx), len,
+			       DDL_DROP_OVERLIMIT);
 		return qdisc_drop(skb, sch, to_free);
 	}
 
-	if (q->params.target_bytes && ddl_signal_skb(sch, skb, idx, now)) {
-		cl->qstats.drops++;
-		qdisc_drop(skb, sch, to_free);
-		/* Congestion, as RED says it: the sender backs off. */
-		return NET_XMIT_CN;
+	if (q->params.target_bytes) {
+		sig = ddl_signal_skb(sch, skb, idx, now);
+		if (sig != DDL_SIG_NONE) {
+			cl->qstats.drops++;
+			trace_ddl_drop(sch, ddl_idx_to_minor(q, idx), len,
+				       sig == DDL_SIG_LEAD ? DDL_DROP_LEAD :
+							     DDL_DROP_TARGET);
+			qdisc_drop(skb, sch, to_free);
+			/* Congestion, as RED says it: the sender backs off. */
+			return NET_XMIT_CN;
+		}
 	}
 
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	if (cl->q.qlen == 1) {
+		u64 done = q->s.bursts_done;
+
 		ddl_activate(&q->s, idx, now);
 		if (ddl_burst_start(&q->s, &q->params, idx, now)) {
 			/* This class was empty: all of the backlog is others'. */
@@ -308,6 +339,8 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			cl->burst_backlog = seen;
 			cl->burst_backlog_max = max(cl->burst_backlog_max, seen);
 			cl->burst_backlog_sum += seen;
+			ddl_trace_burst_end(sch, idx, done);
+			trace_ddl_burst_start(sch, idx + 1, seen);
 		}
 	}
 
@@ -319,6 +352,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
+	u64 turns = q->s.turns, throttles;
 	enum ddl_reason reason;
 	struct ddl_class *cl;
 	struct sk_buff *skb;
@@ -330,8 +364,11 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 		return NULL;
 
 	now = ktime_get_ns();
+	throttles = q->s.throttles;
 	if (ddl_pace_hold(&q->s, &q->params, now)) {
 		qdisc_qstats_overlimit(sch);
+		if (q->s.throttles != throttles)
+			trace_ddl_throttle(sch, q->s.pace_next - now);
 		/* Late by up to half the burst: the burst credit absorbs it. */
 		qdisc_watchdog_schedule_range_ns(&q->watchdog, q->s.pace_next,
 						 min_t(u64, q->params.burst_ns / 2,
@@ -340,6 +377,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	}
 
 	idx = ddl_pick(&q->s, &q->params, now, &reason);
+	ddl_trace_turn(sch, turns);
 	if (idx == DDL_NONE)
 		return NULL;
 
@@ -422,6 +460,8 @@ static void ddl_shrink(struct Qdisc *sch, u64 now)
 			cl->qstats.drops++;
 			sch->q.qlen--;
 			qdisc_qstats_backlog_dec(sch, skb);
+			trace_ddl_drop(sch, ddl_idx_to_minor(q, i), len,
+				       DDL_DROP_CHANGE);
 			rtnl_qdisc_drop(skb, sch);
 			pkts++;
 			bytes += len;
@@ -438,6 +478,7 @@ static void ddl_shrink(struct Qdisc *sch, u64 now)
 		sch->q.qlen--;
 		qdisc_qstats_backlog_dec(sch, skb);
 		bytes += qdisc_pkt_len(skb);
+		trace_ddl_drop(sch, 0, qdisc_pkt_len(skb), DDL_DROP_CHANGE);
 		rtnl_qdisc_drop(skb, sch);
 		pkts++;
 		excess--;
@@ -732,6 +773,7 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 
 	qdisc_watchdog_init(&q->watchdog, sch);
 	ddl_params_init(&p);
+	ddl_params_defaults(&p);
 	if (opt) {
 		err = ddl_parse_opt(&p, opt, true, psched_mtu(qdisc_dev(sch)),
 				    extack);
@@ -754,6 +796,7 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 		gnet_stats_basic_sync_init(&q->classes[i].bstats);
 
 	q->params = p;
+	ddl_debugfs_add(sch);
 	return 0;
 }
 
@@ -761,6 +804,8 @@ static void ddl_destroy(struct Qdisc *sch)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 
+	/* Waits for its readers: nothing below is in use by them then. */
+	ddl_debugfs_del(sch);
 	qdisc_watchdog_cancel(&q->watchdog);
 	/* Filters unbind from our classes here: before the classes go. */
 	tcf_block_put(q->block);
@@ -985,17 +1030,20 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	struct tc_ddl_xstats st = { .type = TCA_DDL_XSTATS_CLASS };
 	struct tc_ddl_cl_stats *cs = &st.class;
+	const struct ddl_job_log *l;
 	struct ddl_class *cl;
 	struct ddl_cls *c;
 	u32 idx = arg - 1;
+	u64 now, done;
 	u32 qlen;
 
 	cl = &q->classes[idx];
 	c = &q->s.cls[idx];
 
 	sch_tree_lock(sch);
+	now = ktime_get_ns();
 	qlen = cl->q.qlen;
-	cs->green_ns = ddl_green_ns(&q->s, idx, ktime_get_ns());
+	cs->green_ns = ddl_green_ns(&q->s, idx, now);
 	cs->bytes_green = c->bytes_green;
 	cs->bytes_yellow = c->bytes_yellow;
 	cs->greens = c->greens;
@@ -1013,6 +1061,18 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->burst_backlog_sum = cl->burst_backlog_sum;
 	cs->ce_marks = cl->ce_marks;
 	cs->predicted = c->predicted;
+	if (idx != DDL_BG(&q->s)) {
+		done = q->s.bursts_done;
+		ddl_burst_settle(&q->s, &q->params, idx, now);
+		ddl_trace_burst_end(sch, idx, done);
+		l = &q->s.jlog[idx];
+		cs->bursts_done = l->done;
+		cs->burst_max_us = l->max_us;
+		cs->burst_sum_us = l->sum_us;
+		cs->burst_p50_us = ddl_hist_quantile(l->hist, l->max_us, 500);
+		cs->burst_p99_us = ddl_hist_quantile(l->hist, l->max_us, 990);
+		memcpy(cs->burst_hist, l->hist, sizeof(cs->burst_hist));
+	}
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
@@ -1064,12 +1124,21 @@ MODULE_ALIAS_NET_SCH("ddl");
 
 static int __init ddl_module_init(void)
 {
-	return register_qdisc(&ddl_qdisc_ops);
+	int err;
+
+	err = ddl_debugfs_init();
+	if (err)
+		return err;
+	err = register_qdisc(&ddl_qdisc_ops);
+	if (err)
+		ddl_debugfs_exit();
+	return err;
 }
 
 static void __exit ddl_module_exit(void)
 {
 	unregister_qdisc(&ddl_qdisc_ops);
+	ddl_debugfs_exit();
 }
 
 module_init(ddl_module_init);

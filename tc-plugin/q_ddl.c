@@ -653,6 +653,32 @@ static void ddl_print_ns(struct ddl_out *o, const char *name,
 	print_string(PRINT_FP, NULL, fmt, sprint_time64(ns, b1));
 }
 
+/*
+ * The histogram: JSON "burst_hist", all TC_DDL_HIST_BUCKETS counts; text
+ * "burst_hist LOus:COUNT ..." for the non-empty buckets, LO the smallest
+ * time of the bucket.
+ */
+static void ddl_print_hist(struct ddl_out *o, const __u32 *hist)
+{
+	unsigned long long lo;
+	char buf[48];
+	int b;
+
+	open_json_array(PRINT_JSON, "burst_hist");
+	for (b = 0; b < TC_DDL_HIST_BUCKETS; b++)
+		print_uint(PRINT_JSON, NULL, NULL, hist[b]);
+	close_json_array(PRINT_JSON, NULL);
+
+	print_string(PRINT_FP, NULL, "%sburst_hist", ddl_sep(o));
+	for (b = 0; b < TC_DDL_HIST_BUCKETS; b++) {
+		if (!hist[b])
+			continue;
+		lo = b ? 1ULL << (b - 1) : 0;
+		snprintf(buf, sizeof(buf), "%lluus:%u", lo, hist[b]);
+		print_string(PRINT_FP, NULL, " %s", buf);
+	}
+}
+
 static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 {
 	struct ddl_out o = {};
@@ -764,6 +790,16 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, class, burst_backlog);
 	DDL_CNT(&o, len, *st, class, burst_backlog_max);
 	DDL_CNT(&o, len, *st, class, burst_backlog_sum);
+	/* Burst completion times: quantiles, then the non-empty buckets. */
+	ddl_line(&o);
+	DDL_CNT(&o, len, *st, class, bursts_done);
+	DDL_CNT(&o, len, *st, class, burst_p50_us);
+	DDL_CNT(&o, len, *st, class, burst_p99_us);
+	DDL_CNT(&o, len, *st, class, burst_max_us);
+	DDL_CNT(&o, len, *st, class, burst_sum_us);
+	ddl_line(&o);
+	if (DDL_HAS(len, class.burst_hist))
+		ddl_print_hist(&o, st->class.burst_hist);
 }
 
 static int ddl_print_xstats(struct qdisc_util *qu, FILE *f,

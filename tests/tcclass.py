@@ -12,6 +12,7 @@ import json
 import re
 import sys
 
+HIST_BUCKETS = 24
 UNITS = {"ns": 1, "us": 1000, "ms": 1000000, "s": 1000000000}
 
 
@@ -42,6 +43,14 @@ def parse(text):
             cur["drops"] = int(m.group(1)) if m else 0
         elif words[0] == "backlog":
             cur["qlen"] = int(words[2].rstrip("p"))
+        elif words[0] == "burst_hist":
+            # "LOus:COUNT" for the non-empty buckets, as tc -j's array
+            hist = [0] * HIST_BUCKETS
+            for w in words[1:]:
+                lo, n = w.split(":")
+                lo = int(lo[:-2])
+                hist[lo.bit_length()] = int(n)
+            cur["burst_hist"] = hist
         else:
             for k, v in zip(words[::2], words[1::2]):
                 if k == "green_time":

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The module cannot go while a ddl qdisc uses it, unloads cleanly after,
-# and tc loads it again through its alias.
+# and tc loads it again through its alias; its parameters at load time.
 . "$(dirname "$0")/../lib.sh"
 
 loaded() { grep -q '^sch_ddl ' /proc/modules; }
@@ -27,5 +27,17 @@ expect_eq "module back" "$(loaded && echo yes || echo no)" yes
 expect_eq "autoloaded qdisc works" "$(qstat d0 root options.limit)" 9
 run "delete" tc qdisc del dev d0 root
 run "unload again" rmmod sch_ddl
+
+# Parameters at load time: checked, and the defaults of new instances.
+expect_fail "insmod jobs=0 refused" 'Invalid|out of range|Numerical' \
+	insmod "$ko" jobs=0
+expect_eq "not loaded" "$(loaded && echo yes || echo no)" no
+run "insmod jobs=4 debugfs=N" insmod "$ko" jobs=4 debugfs=N
+run "add with the defaults" tc qdisc add dev d0 root handle 1: ddl
+expect_eq "jobs from the parameter" "$(qstat d0 1: options.jobs)" 4
+expect_eq "debugfs=N: no directory" \
+	"$(test -e /sys/kernel/debug/sch_ddl || echo none)" none
+run "delete" tc qdisc del dev d0 root
+run "unload" rmmod sch_ddl
 
 done_testing

@@ -84,6 +84,9 @@ enum {
 
 #define TCA_DDL_CLASS_MAX	(__TCA_DDL_CLASS_MAX - 1)
 
+/* Buckets of the per-class burst completion histogram (log2 of us). */
+#define TC_DDL_HIST_BUCKETS	24
+
 /* Qdisc-wide counters (tc -s qdisc show). */
 struct tc_ddl_qd_stats {
 	__u64	drop_overlimit;	/* dropped because the queue was full */
@@ -147,6 +150,20 @@ struct tc_ddl_cl_stats {
 	__u64	ce_marks;	/* packets of this class marked CE */
 	__u32	predicted;	/* 1 if the period is steady enough to predict */
 	__u32	pad;
+	/*
+	 * Burst completion: from the burst's first packet queued to its last
+	 * sent.  A burst is complete when its queue has stayed empty for the
+	 * burst gap (or its job's next burst began).
+	 */
+	__u64	bursts_done;	/* completed bursts */
+	__u64	burst_p50_us;	/* median completion time, estimated, us */
+	__u64	burst_p99_us;	/* 99th percentile, estimated, us */
+	__u64	burst_max_us;	/* longest completion time, us */
+	__u64	burst_sum_us;	/* completion times summed, us */
+	/* burst_hist[0]: under 1 us; [i]: 2^(i-1) .. 2^i - 1 us; the last
+	 * bucket holds everything longer.
+	 */
+	__u32	burst_hist[TC_DDL_HIST_BUCKETS];
 };
 
 enum {

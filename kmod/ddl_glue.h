@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddl_glue.h - what the parts of the sch_ddl glue share: the qdisc's
+ * private data (sch_ddl_main.c) and its debugfs files and module
+ * parameters (ddl_debugfs.c).
+ */
+#ifndef _DDL_GLUE_H
+#define _DDL_GLUE_H
+
+#include <linux/list.h>
+#include <net/gen_stats.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+
+#include "ddl_core.h"
+
+struct dentry;
+
+struct ddl_class {
+	struct qdisc_skb_head		q;
+	struct gnet_stats_basic_sync	bstats;
+	struct gnet_stats_queue		qstats;
+	u64				ce_marks;
+	u64				burst_backlog;
+	u64				burst_backlog_max;
+	u64				burst_backlog_sum;
+};
+
+struct ddl_sched_data {
+	/* Configuration, read on every packet, written by change() */
+	struct ddl_params		params;
+
+	/* Datapath state */
+	struct ddl_sched		s;
+	struct ddl_class		*classes;	/* jobs + 1, by index */
+	struct tcf_proto __rcu		*filter_list;
+	struct tcf_block		*block;
+	struct qdisc_watchdog		watchdog;
+
+	/* Statistics */
+	u64				drop_overlimit;
+	u64				drop_change;
+	u64				drop_filter;
+	u64				cls_filter;
+	u64				cls_priority;
+	u64				cls_key;
+	u64				cls_background;
+	u64				aqm_marks;
+	u64				aqm_drops;
+	u64				lead_marks;
+	u64				lead_drops;
+
+	/* debugfs (ddl_debugfs.c): under ddl_instances_lock */
+	struct Qdisc			*sch;
+	struct list_head		node;
+	struct dentry			*dir;
+};
+
+/* sch_ddl_main.c */
+u32 ddl_idx_to_minor(const struct ddl_sched_data *q, u32 idx);
+void ddl_settle(struct Qdisc *sch, u64 now);
+
+/* ddl_debugfs.c */
+void ddl_params_defaults(struct ddl_params *p);
+void ddl_debugfs_add(struct Qdisc *sch);
+void ddl_debugfs_del(struct Qdisc *sch);
+int ddl_debugfs_init(void);
+void ddl_debugfs_exit(void);
+
+#endif /* _DDL_GLUE_H */

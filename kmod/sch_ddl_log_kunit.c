@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for what the sch_ddl core records (ddl_log.c): the histogram
+ * buckets and quantile estimates, completed bursts (on the next burst and
+ * when a quiet job settles), and the log of green changes.
+ */
+
+#include <kunit/test.h>
+
+#include "ddl_sched.c"
+#include "ddl_keymap.c"
+#include "ddl_pace.c"
+#include "ddl_predict.c"
+#include "ddl_log.c"
+
+#include "ddl_kunit_sim.h"
+
+/* sch_ddl_log: ddl_hist_bucket() and ddl_hist_lo() */
+
+struct ddl_bucket_case {
+	const char	*name;
+	u64		us;
+	u32		want;
+};
+
+static const struct ddl_bucket_case ddl_bucket_cases[] = {
+	{ "zero", 0, 0 },
+	{ "one", 1, 1 },
+	{ "two", 2, 2 },
+	{ "three", 3, 2 },
+	{ "four", 4, 3 },
+	{ "1023", 1023, 10 },
+	{ "1024", 1024, 11 },
+	{ "last_bucket_starts", BIT_ULL(DDL_HIST_BUCKETS - 2),
+	  DDL_HIST_BUCKETS - 1 },
+	{ "below_last_bucket", BIT_ULL(DDL_HIST_BUCKETS - 2) - 1,
+	  DDL_HIST_BUCKETS - 2 },
+	{ "u64_max", U64_MAX, DDL_HIST_BUCKETS - 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_bucket, ddl_bucket_cases, name);
+
+static void ddl_hist_bucket_test(struct kunit *test)
+{
+	const struct ddl_bucket_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ddl_hist_bucket(c->us), c->want);
+}
+
+/* Every bucket's lowest time falls in it, and the time below it does not. */
+static void ddl_hist_lo_test(struct kunit *test)
+{
+	u32 b;
+
+	KUNIT_EXPECT_EQ(test, ddl_hist_lo(0), 0);
+	for (b = 1; b < DDL_HIST_BUCKETS; b++) {
+		KUNIT_EXPECT_EQ(test, ddl_hist_bucket(ddl_hist_lo(b)), b);
+		KUNIT_EXPECT_EQ(test, ddl_hist_bucket(ddl_hist_lo(b) - 1),
+				b - 1);
+	}
+}
+
+/* sch_ddl_log: ddl_hist_quantile() */
+
+static void ddl_hist_add(u32 *hist, u64 us, u32 n)
+{
+	hist[ddl_hist_bucket(us)] += n;
+}
+
+static void ddl_quantile_empty_test(struct kunit *test)
+{
+	u32 hist[DDL_HIST_BUCKETS] = {};
+
+	KUNIT_EXPECT_EQ(test, ddl_hist_count(hist), 0);
+	KUNIT_EXPECT_EQ(test, ddl_hist_quantile(hist, 0, 500), 0);
+	KUNIT_EXPECT_EQ(test, ddl_hist_quantile(hist, 0, 990), 0);
+}
+
+/* One burst: the middle of its bucket, but never above the longest. */
+static void ddl_quantile_one_test(struct kunit *test)
+{
+	u32 hist[DDL_HIST_BUCKETS] = {};
+
+	ddl_hist_add(hist, 1500, 1);	/* bucket 1024 .. 2047 */
+	KUNIT_EXPECT_EQ(test, ddl_hist_count(hist), 1);
+	KUNIT_EXPECT_EQ(test, ddl_hist_quantile(hist, 1500, 500), 1500);
+	KUNIT_EXPECT_EQ(test, ddl_hist_quantile(hist, 2047, 500), 1536);
+	KUNIT_EXPECT_EQ(test, ddl_hist_quantile(hist, 2047, 990), 1536);
+}
+
+/*
+ * 100 bursts: 90 of 1 ms (bucket 512 .. 1023 us) and 10 of 20 ms (bucket
+ * 16384 .. 32767 us).  The median lies with the short ones; the 99th
+ * percentile (rank 99) is the ninth of the long ones.
+ */
+static void ddl_quantile_two_modes_test(struct kunit *test)
+{
+	u32 hist[DDL_HIST_BUCKETS] = {};
+	u64 p50, p99;
+
+	ddl_hist_add(hist, 1000, 90);
+	ddl_hist_add(hist, 20000, 10);
+	p50 = ddl_hist_quantile(hist, 20000, 500);
+	p99 = ddl_hist_quantile(hist, 20000, 990);
+	/* rank 50 of 90 in [512, 1024): 512 + 512 * 99 / 180 */
+	KUNIT_EXPECT_EQ(test, p50, 512 + 512 * 99 / 180);
+	/* rank 9 of 10 in [16384, 32768), capped at the longest */
+	KUNIT_EXPECT_EQ(test, p99, 20000);
+	KUNIT_EXPECT_EQ(test, ddl_hist_quantile(hist, 40000, 990),
+			16384 + 16384 * 17 / 20);
+	/* Within a factor of two of the true values. */
+	KUNIT_EXPECT_GE(test, p50 * 2, 1000);
+	KUNIT_EXPECT_LE(test, p50, 2 * 1000);
+}
+
+/* Quantiles never decrease with the rank and stay within the range. */
+static void ddl_quantile_monotonic_test(struct kunit *test)
+{
+	u32 hist[DDL_HIST_BUCKETS] = {};
+	u64 prev = 0, q;
+	u32 pm, b;
+
+	for (b = 0; b < DDL_HIST_BUCKETS; b++)
+		hist[b] = b * 7 + 1;
+	for (pm = 1; pm <= 1000; pm++) {
+		q = ddl_hist_quantile(hist, 9000000, pm);
+		KUNIT_EXPECT_GE(test, q, prev);
+		KUNIT_EXPECT_LE(test, q, 9000000);
+		prev = q;
+	}
+}
+
+/* The largest counts and times: no overflow. */
+static void ddl_quantile_huge_test(struct kunit *test)
+{
+	u32 hist[DDL_HIST_BUCKETS];
+	u64 q;
+	u32 b;
+
+	for (b = 0; b < DDL_HIST_BUCKETS; b++)
+		hist[b] = U32_MAX;
+	KUNIT_EXPECT_EQ(test, ddl_hist_count(hist),
+			(u64)U32_MAX * DDL_HIST_BUCKETS);
+	q = ddl_hist_quantile(hist, U32_MAX, 1000);
+	KUNIT_EXPECT_GE(test, q, ddl_hist_lo(DDL_HIST_BUCKETS - 1));
+	KUNIT_EXPECT_LE(test, q, U32_MAX);
+	/* Rank n / 2 is the last count of bucket DDL_HIST_BUCKETS / 2 - 1. */
+	q = ddl_hist_quantile(hist, U32_MAX, 500);
+	KUNIT_EXPECT_GE(test, q, ddl_hist_lo(DDL_HIST_BUCKETS / 2 - 1));
+	KUNIT_EXPECT_LT(test, q, ddl_hist_lo(DDL_HIST_BUCKETS / 2));
+}
+
+/* sch_ddl_log: completed bursts */
+
+/* @n packets arrive in job @idx, starting a burst as the glue does. */
+static void ddl_log_enqueue(struct ddl_sim *sim, u32 idx, u32 n)
+{
+	bool empty = !sim->qlen[idx];
+
+	ddl_sim_enqueue(sim, idx, n);
+	if (empty)
+		ddl_burst_start(&sim->s, &sim->p, idx, sim->now);
+}
+
+/* Send everything queued, one packet per @gap ns. */
+static void ddl_log_drain(struct ddl_sim *sim, u64 gap)
+{
+	u32 i;
+
+	for (i = 0; i < 100000 && ddl_sim_send(sim) != DDL_NONE; i++)
+		sim->now += gap;
+}
+
+/*
+ * A burst is recorded when the job's next burst begins: start, end (when
+ * the queue emptied), bytes, and one count in the bucket of its duration.
+ */
+static void ddl_burst_next_closes_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	const struct ddl_burst_rec *r;
+	struct ddl_job_log *l;
+
+	sim->now = 10 * DDL_T_MS;
+	ddl_log_enqueue(sim, 0, 10);
+	ddl_log_drain(sim, 100 * DDL_T_US);	/* last sent at +0.9 ms */
+	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].in_burst);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s, 0, 0));
+
+	sim->now = 20 * DDL_T_MS;
+	ddl_log_enqueue(sim, 0, 1);
+	l = &sim->s.jlog[0];
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+	KUNIT_EXPECT_EQ(test, l->done, 1);
+	r = ddl_burst_last(&sim->s, 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->start, 10 * DDL_T_MS);
+	KUNIT_EXPECT_EQ(test, r->end, 10 * DDL_T_MS + 900 * DDL_T_US);
+	KUNIT_EXPECT_EQ(test, r->bytes, 10 * DDL_T_LEN);
+	KUNIT_EXPECT_EQ(test, l->hist[ddl_hist_bucket(900)], 1);
+	KUNIT_EXPECT_EQ(test, ddl_hist_count(l->hist), 1);
+	KUNIT_EXPECT_EQ(test, l->max_us, 900);
+	KUNIT_EXPECT_EQ(test, l->sum_us, 900);
+	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].in_burst);
+}
+
+/* A pause shorter than the burst gap continues the burst. */
+static void ddl_burst_pause_continues_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	const struct ddl_burst_rec *r;
+
+	sim->now = DDL_T_MS;
+	ddl_log_enqueue(sim, 1, 2);
+	ddl_log_drain(sim, 10 * DDL_T_US);
+	sim->now += 500 * DDL_T_US;	/* under DDL_BURST_GAP_US */
+	ddl_log_enqueue(sim, 1, 2);
+	ddl_log_drain(sim, 10 * DDL_T_US);
+	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+
+	sim->now += DDL_BURST_GAP_NS;
+	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+	r = ddl_burst_last(&sim->s, 1, 0);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->bytes, 4 * DDL_T_LEN);
+	KUNIT_EXPECT_EQ(test, r->start, DDL_T_MS);
+	/* sent at +0, +10, then +520, +530 us: empty after the last */
+	KUNIT_EXPECT_EQ(test, r->end, DDL_T_MS + 530 * DDL_T_US);
+	KUNIT_EXPECT_FALSE(test, sim->s.cls[1].in_burst);
+
+	/* Settled once: a second settle records nothing. */
+	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now + DDL_T_MS);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+}
+
+/* A backlogged job, or one quiet for less than the gap, is not settled. */
+static void ddl_burst_settle_waits_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	u64 empty;
+
+	sim->now = DDL_T_MS;
+	ddl_log_enqueue(sim, 0, 3);
+	ddl_burst_settle(&sim->s, &sim->p, 0, sim->now + DDL_T_MS * 100);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	ddl_log_drain(sim, DDL_T_US);
+	empty = sim->s.cls[0].empty_since;
+	ddl_burst_settle(&sim->s, &sim->p, 0, empty + DDL_BURST_GAP_NS - 1);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	/* The background class has no bursts. */
+	ddl_burst_settle(&sim->s, &sim->p, DDL_BG(&sim->s), sim->now);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	ddl_burst_settle(&sim->s, &sim->p, 0, empty + DDL_BURST_GAP_NS);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+}
+
+/*
+ * The ring keeps the last DDL_BURST_LOG bursts; the histogram counts all.
+ * Every 100 ms: the job's period is learned, and a steady job's burst is
+ * settled only a quarter period after it began.
+ */
+static void ddl_burst_ring_wraps_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 1);
+	const u32 n = DDL_BURST_LOG * 3 + 1;
+	const struct ddl_burst_rec *r;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		/* Burst i: i + 1 packets, one every 100 us. */
+		sim->now = (u64)(i + 1) * 100 * DDL_T_MS;
+		ddl_log_enqueue(sim, 0, i + 1);
+		ddl_log_drain(sim, 100 * DDL_T_US);
+		ddl_burst_settle(&sim->s, &sim->p, 0,
+				 sim->now + DDL_BURST_GAP_NS);
+		/* Closed by the next burst from the fourth on. */
+		KUNIT_EXPECT_EQ(test, sim->s.jlog[0].done,
+				sim->s.cls[0].predicted ? i : i + 1);
+	}
+	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].predicted);
+	ddl_burst_settle(&sim->s, &sim->p, 0, sim->now + 25 * DDL_T_MS);
+	KUNIT_EXPECT_EQ(test, sim->s.jlog[0].done, n);
+	KUNIT_EXPECT_EQ(test, ddl_hist_count(sim->s.jlog[0].hist), n);
+	for (i = 0; i < DDL_BURST_LOG; i++) {
+		r = ddl_burst_last(&sim->s, 0, i);
+		KUNIT_ASSERT_NOT_NULL(test, r);
+		KUNIT_EXPECT_EQ(test, r->bytes, (u64)(n - i) * DDL_T_LEN);
+		KUNIT_EXPECT_EQ(test, r->start, (u64)(n - i) * 100 * DDL_T_MS);
+	}
+	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s, 0, DDL_BURST_LOG));
+	/* Burst i took i * 100 us; the last is the longest. */
+	KUNIT_EXPECT_EQ(test, sim->s.jlog[0].max_us, (n - 1) * 100);
+	KUNIT_EXPECT_EQ(test, sim->s.jlog[0].sum_us, (u64)n * (n - 1) / 2 * 100);
+}
+
+/* A class recycled for a new key completes its old owner's burst. */
+static void ddl_burst_new_owner_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 1);
+
+	sim->p.keyttl_ms = 0;
+	sim->now = DDL_T_MS;
+	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 7001, sim->now),
+			0);
+	ddl_log_enqueue(sim, 0, 2);
+	ddl_log_drain(sim, DDL_T_US);
+	sim->now += 10 * DDL_T_US;
+	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 7002, sim->now),
+			0);
+	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+	KUNIT_EXPECT_FALSE(test, sim->s.cls[0].in_burst);
+}
+
+/* sch_ddl_log: green changes */
+
+/* Two backlogged jobs with 1 ms slices: START, then SLICE each turn. */
+static void ddl_turn_log_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	const struct ddl_turn_rec *r;
+	u32 i;
+
+	sim->p.slice_us = 1000;
+	sim->p.maxwait_us = 10000;
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	ddl_sim_enqueue(sim, 1, DDL_T_LOTS);
+	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s, 0));
+	for (i = 0; i < 100; i++)
+		ddl_sim_send_at(sim, i * 100 * DDL_T_US);	/* 0 .. 9.9 ms */
+
+	/* Green at 0, then a change every 1 ms: 10 changes. */
+	KUNIT_EXPECT_EQ(test, sim->s.turns, 10);
+	KUNIT_EXPECT_EQ(test, sim->s.turns, sim->s.rotations + 1);
+	r = ddl_turn_last(&sim->s, 9);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->time, 0);
+	KUNIT_EXPECT_EQ(test, r->from, DDL_NONE);
+	KUNIT_EXPECT_EQ(test, r->to, 0);
+	KUNIT_EXPECT_EQ(test, r->why, DDL_TURN_START);
+	r = ddl_turn_last(&sim->s, 0);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->time, 9 * DDL_T_MS);
+	KUNIT_EXPECT_EQ(test, r->from, 0);
+	KUNIT_EXPECT_EQ(test, r->to, 1);
+	KUNIT_EXPECT_EQ(test, r->why, DDL_TURN_SLICE);
+	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s, 10));
+}
+
+/* A yield is recorded as such; the log keeps the last DDL_TURN_LOG. */
+static void ddl_turn_log_yield_wraps_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	const struct ddl_turn_rec *r;
+	u32 i;
+
+	sim->p.slice_us = 100000;
+	sim->p.yield_us = 100;
+	/* Each round the other job sends: the idle green yields to it. */
+	for (i = 0; i < DDL_TURN_LOG + 5; i++) {
+		sim->now = (u64)i * DDL_T_MS;
+		ddl_sim_enqueue(sim, i % 2, 1);
+		ddl_log_drain(sim, DDL_T_US);
+	}
+	KUNIT_EXPECT_GT(test, sim->s.yields, DDL_TURN_LOG);
+	KUNIT_EXPECT_EQ(test, sim->s.turns, sim->s.yields + 1);
+	r = ddl_turn_last(&sim->s, 0);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_EXPECT_EQ(test, r->why, DDL_TURN_YIELD);
+	KUNIT_EXPECT_NE(test, r->from, r->to);
+	KUNIT_EXPECT_NOT_NULL(test, ddl_turn_last(&sim->s, DDL_TURN_LOG - 1));
+	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s, DDL_TURN_LOG));
+	/* Records come newest first, in time order. */
+	for (i = 1; i < DDL_TURN_LOG; i++)
+		KUNIT_EXPECT_LE(test, ddl_turn_last(&sim->s, i)->time,
+				ddl_turn_last(&sim->s, i - 1)->time);
+}
+
+/* Mode static: a lower minor taking over is recorded as STATIC. */
+static void ddl_turn_log_static_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 3);
+
+	sim->p.mode = TC_DDL_MODE_STATIC;
+	ddl_sim_enqueue(sim, 2, 5);
+	ddl_sim_send(sim);
+	sim->now = DDL_T_MS;
+	ddl_sim_enqueue(sim, 0, 5);
+	ddl_sim_send(sim);
+	KUNIT_EXPECT_EQ(test, sim->s.turns, 2);
+	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 1)->why, DDL_TURN_START);
+	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 0)->why, DDL_TURN_STATIC);
+	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 0)->from, 2);
+	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 0)->to, 0);
+}
+
+static struct kunit_case ddl_log_test_cases[] = {
+	KUNIT_CASE_PARAM(ddl_hist_bucket_test, ddl_bucket_gen_params),
+	KUNIT_CASE(ddl_hist_lo_test),
+	KUNIT_CASE(ddl_quantile_empty_test),
+	KUNIT_CASE(ddl_quantile_one_test),
+	KUNIT_CASE(ddl_quantile_two_modes_test),
+	KUNIT_CASE(ddl_quantile_monotonic_test),
+	KUNIT_CASE(ddl_quantile_huge_test),
+	KUNIT_CASE(ddl_burst_next_closes_test),
+	KUNIT_CASE(ddl_burst_pause_continues_test),
+	KUNIT_CASE(ddl_burst_settle_waits_test),
+	KUNIT_CASE(ddl_burst_ring_wraps_test),
+	KUNIT_CASE(ddl_burst_new_owner_test),
+	KUNIT_CASE(ddl_turn_log_test),
+	KUNIT_CASE(ddl_turn_log_yield_wraps_test),
+	KUNIT_CASE(ddl_turn_log_static_test),
+	{}
+};
+
+static struct kunit_suite ddl_log_test_suite = {
+	.name = "sch_ddl_log",
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
+	.test_cases = ddl_log_test_cases,
+};
+
+kunit_test_suite(ddl_log_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the sch_ddl event log and histogram");
+MODULE_LICENSE("GPL");
