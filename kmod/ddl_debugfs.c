@@ -18,9 +18,10 @@
  *
  * Every read takes the qdisc's root lock for one record at a time and
  * prints outside it; it changes nothing but completes quiet bursts
- * (ddl_burst_settle(), which touches only the job's log).  debugfs_remove_recursive() in ddl_destroy() waits for the
- * readers of the files and fails the ones that come later, so no reader
- * sees a freed qdisc.
+ * (ddl_burst_settle(), which touches only the job's log).
+ * debugfs_remove_recursive() in ddl_destroy() waits for the readers of
+ * the files and fails the ones that come later, so no reader sees a freed
+ * qdisc.
  */
 
 #include <linux/debugfs.h>
@@ -264,19 +265,22 @@ static const char *ddl_turn_name(u32 why)
  * only after an RCU grace period: it stays valid while it is held inside
  * rcu_read_lock().
  */
-static spinlock_t *ddl_lock(struct Qdisc *sch)
-{
-	spinlock_t *lock;
+struct ddl_locked {
+	spinlock_t	*lock;	/* the root qdisc's lock, held */
+};
 
+static void ddl_lock(struct Qdisc *sch, struct ddl_locked *l)
+	__acquires(RCU) __acquires(l->lock)
+{
 	rcu_read_lock();
-	lock = qdisc_lock(qdisc_root_sleeping(sch));
-	spin_lock_bh(lock);
-	return lock;
+	l->lock = qdisc_lock(qdisc_root_sleeping(sch));
+	spin_lock_bh(l->lock);
 }
 
-static void ddl_unlock(spinlock_t *lock)
+static void ddl_unlock(struct ddl_locked *l)
+	__releases(l->lock) __releases(RCU)
 {
-	spin_unlock_bh(lock);
+	spin_unlock_bh(l->lock);
 	rcu_read_unlock();
 }
 
@@ -293,12 +297,12 @@ static int ddl_config_show(struct seq_file *m, void *v)
 {
 	struct Qdisc *sch = m->private;
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	spinlock_t *lock;
+	struct ddl_locked l;
 	u64 now, turn = 0, yield = 0, gap;
 	struct ddl_params p;
 	u32 green;
 
-	lock = ddl_lock(sch);
+	ddl_lock(sch, &l);
 	now = ktime_get_ns();
 	p = q->params;
 	green = q->s.green;
@@ -306,7 +310,7 @@ static int ddl_config_show(struct seq_file *m, void *v)
 		turn = ddl_turn_ns(&q->s, &p, green);
 		yield = ddl_yield_ns(&q->s, &p, green);
 	}
-	ddl_unlock(lock);
+	ddl_unlock(&l);
 	gap = ddl_burst_gap(&p);
 
 	seq_printf(m, "now_ns %llu\n", now);
@@ -396,8 +400,8 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 {
 	struct Qdisc *sch = m->private;
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	spinlock_t *lock;
-	const struct ddl_job_log *l;
+	struct ddl_locked l;
+	const struct ddl_job_log *jl;
 	const struct ddl_cls *c = v;
 	struct ddl_cls_row r = {};
 	u32 idx;
@@ -409,7 +413,7 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 	}
 	idx = c - q->s.cls;
 
-	lock = ddl_lock(sch);
+	ddl_lock(sch, &l);
 	now = ktime_get_ns();
 	r.keyed = c->keyed;
 	r.key = c->key;
@@ -425,13 +429,13 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 	r.bursts = c->bursts;
 	if (idx != DDL_BG(&q->s)) {
 		ddl_settle_one(sch, idx, now);
-		l = &q->s.jlog[idx];
-		r.done = l->done;
-		r.max_us = l->max_us;
-		r.p50 = ddl_hist_quantile(l->hist, l->max_us, 500);
-		r.p99 = ddl_hist_quantile(l->hist, l->max_us, 990);
+		jl = &q->s.jlog[idx];
+		r.done = jl->done;
+		r.max_us = jl->max_us;
+		r.p50 = ddl_hist_quantile(jl->hist, jl->max_us, 500);
+		r.p99 = ddl_hist_quantile(jl->hist, jl->max_us, 990);
 	}
-	ddl_unlock(lock);
+	ddl_unlock(&l);
 
 	seq_printf(m, "%x ", ddl_idx_to_minor(q, idx));
 	if (r.keyed)
@@ -457,7 +461,7 @@ static int ddl_bursts_show(struct seq_file *m, void *v)
 {
 	struct Qdisc *sch = m->private;
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	spinlock_t *lock;
+	struct ddl_locked l;
 	struct ddl_burst_rec rec[DDL_BURST_LOG];
 	const struct ddl_burst_rec *r;
 	const struct ddl_cls *c = v;
@@ -471,7 +475,7 @@ static int ddl_bursts_show(struct seq_file *m, void *v)
 	if (idx == DDL_BG(&q->s))
 		return 0;
 
-	lock = ddl_lock(sch);
+	ddl_lock(sch, &l);
 	ddl_settle_one(sch, idx, ktime_get_ns());
 	for (n = 0; n < DDL_BURST_LOG; n++) {
 		r = ddl_burst_last(&q->s, idx, n);
@@ -479,7 +483,7 @@ static int ddl_bursts_show(struct seq_file *m, void *v)
 			break;
 		rec[n] = *r;
 	}
-	ddl_unlock(lock);
+	ddl_unlock(&l);
 
 	/* Oldest first. */
 	for (i = n; i-- > 0;)
@@ -501,9 +505,9 @@ static int ddl_histogram_show(struct seq_file *m, void *v)
 {
 	struct Qdisc *sch = m->private;
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	spinlock_t *lock;
+	struct ddl_locked l;
 	const struct ddl_cls *c = v;
-	struct ddl_job_log l;
+	struct ddl_job_log jl;
 	u32 idx, b;
 
 	if (v == SEQ_START_TOKEN) {
@@ -518,22 +522,22 @@ static int ddl_histogram_show(struct seq_file *m, void *v)
 	if (idx == DDL_BG(&q->s))
 		return 0;
 
-	lock = ddl_lock(sch);
+	ddl_lock(sch, &l);
 	ddl_settle_one(sch, idx, ktime_get_ns());
-	memcpy(l.hist, q->s.jlog[idx].hist, sizeof(l.hist));
-	l.max_us = q->s.jlog[idx].max_us;
-	l.sum_us = q->s.jlog[idx].sum_us;
-	l.done = q->s.jlog[idx].done;
-	ddl_unlock(lock);
+	memcpy(jl.hist, q->s.jlog[idx].hist, sizeof(jl.hist));
+	jl.max_us = q->s.jlog[idx].max_us;
+	jl.sum_us = q->s.jlog[idx].sum_us;
+	jl.done = q->s.jlog[idx].done;
+	ddl_unlock(&l);
 
-	if (!l.done)
+	if (!jl.done)
 		return 0;
-	seq_printf(m, "%x %llu %llu %llu %u %llu", idx + 1, l.done,
-		   ddl_hist_quantile(l.hist, l.max_us, 500),
-		   ddl_hist_quantile(l.hist, l.max_us, 990), l.max_us,
-		   l.sum_us);
+	seq_printf(m, "%x %llu %llu %llu %u %llu", idx + 1, jl.done,
+		   ddl_hist_quantile(jl.hist, jl.max_us, 500),
+		   ddl_hist_quantile(jl.hist, jl.max_us, 990), jl.max_us,
+		   jl.sum_us);
 	for (b = 0; b < DDL_HIST_BUCKETS; b++)
-		seq_printf(m, " %u", l.hist[b]);
+		seq_printf(m, " %u", jl.hist[b]);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -550,7 +554,7 @@ static int ddl_turns_show(struct seq_file *m, void *v)
 {
 	struct Qdisc *sch = m->private;
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	spinlock_t *lock;
+	struct ddl_locked l;
 	const struct ddl_turn_rec *r;
 	struct ddl_turn_rec *rec;
 	u64 now, turns;
@@ -560,7 +564,7 @@ static int ddl_turns_show(struct seq_file *m, void *v)
 	if (!rec)
 		return -ENOMEM;
 
-	lock = ddl_lock(sch);
+	ddl_lock(sch, &l);
 	now = ktime_get_ns();
 	turns = q->s.turns;
 	for (n = 0; n < DDL_TURN_LOG; n++) {
@@ -569,7 +573,7 @@ static int ddl_turns_show(struct seq_file *m, void *v)
 			break;
 		rec[n] = *r;
 	}
-	ddl_unlock(lock);
+	ddl_unlock(&l);
 
 	seq_printf(m, "now_ns %llu\nturns %llu\n", now, turns);
 	seq_puts(m, "time_ns from to why\n");
@@ -587,7 +591,7 @@ static int ddl_pace_show(struct seq_file *m, void *v)
 {
 	struct Qdisc *sch = m->private;
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	spinlock_t *lock;
+	struct ddl_locked l;
 	const struct ddl_sched *s = &q->s;
 	u64 now, pace_next, throttled_since, throttled_ns, throttles;
 	u64 paced_pkts, paced_bytes, above_since, next_signal, lead_ns;
@@ -595,7 +599,7 @@ static int ddl_pace_show(struct seq_file *m, void *v)
 	bool above, lead_active;
 	u32 lead_job, qlen;
 
-	lock = ddl_lock(sch);
+	ddl_lock(sch, &l);
 	now = ktime_get_ns();
 	rate = q->params.rate;
 	burst_ns = q->params.burst_ns;
@@ -616,7 +620,7 @@ static int ddl_pace_show(struct seq_file *m, void *v)
 	lead_close = s->lead_close;
 	lead_active = s->lead_active;
 	lead_ns = ddl_lead_ns(s, now);
-	ddl_unlock(lock);
+	ddl_unlock(&l);
 
 	seq_printf(m, "now_ns %llu\n", now);
 	seq_printf(m, "qlen %u\nbacklog %llu\n", qlen, backlog);
