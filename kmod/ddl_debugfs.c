@@ -457,45 +457,61 @@ static const struct seq_operations ddl_classes_sops = {
 };
 DEFINE_SEQ_ATTRIBUTE(ddl_classes);
 
-static int ddl_bursts_show(struct seq_file *m, void *v)
+/* Iterators over the jobs only: the background class has no bursts. */
+static void *ddl_job_start(struct seq_file *m, loff_t *pos)
 {
 	struct Qdisc *sch = m->private;
 	struct ddl_sched_data *q = qdisc_priv(sch);
+
+	if (*pos > q->s.jobs)
+		return NULL;
+	return ddl_cls_start(m, pos);
+}
+
+static void *ddl_job_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return ddl_job_start(m, pos);
+}
+
+/* A copy of job @v's log, its quiet burst completed first. */
+static u32 ddl_job_snapshot(struct Qdisc *sch, void *v, struct ddl_job_log *jl)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u32 idx = (const struct ddl_cls *)v - q->s.cls;
 	struct ddl_locked l;
-	struct ddl_burst_rec rec[DDL_BURST_LOG];
+
+	ddl_lock(sch, &l);
+	ddl_settle_one(sch, idx, ktime_get_ns());
+	*jl = q->s.jlog[idx];
+	ddl_unlock(&l);
+	return idx;
+}
+
+static int ddl_bursts_show(struct seq_file *m, void *v)
+{
 	const struct ddl_burst_rec *r;
-	const struct ddl_cls *c = v;
-	u32 idx, n, i;
+	struct ddl_job_log jl;
+	u32 idx, n;
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, "job start_ns end_ns duration_ns bytes\n");
 		return 0;
 	}
-	idx = c - q->s.cls;
-	if (idx == DDL_BG(&q->s))
-		return 0;
+	idx = ddl_job_snapshot(m->private, v, &jl);
 
-	ddl_lock(sch, &l);
-	ddl_settle_one(sch, idx, ktime_get_ns());
-	for (n = 0; n < DDL_BURST_LOG; n++) {
-		r = ddl_burst_last(&q->s, idx, n);
-		if (!r)
-			break;
-		rec[n] = *r;
+	/* Oldest first: the newest is at (done - 1) % DDL_BURST_LOG. */
+	for (n = min_t(u64, jl.done, DDL_BURST_LOG); n > 0; n--) {
+		r = &jl.ring[(jl.done - n) % DDL_BURST_LOG];
+		seq_printf(m, "%x %llu %llu %llu %llu\n", idx + 1, r->start,
+			   r->end, r->end - r->start, r->bytes);
 	}
-	ddl_unlock(&l);
-
-	/* Oldest first. */
-	for (i = n; i-- > 0;)
-		seq_printf(m, "%x %llu %llu %llu %llu\n", idx + 1,
-			   rec[i].start, rec[i].end, rec[i].end - rec[i].start,
-			   rec[i].bytes);
 	return 0;
 }
 
 static const struct seq_operations ddl_bursts_sops = {
-	.start	= ddl_cls_start,
-	.next	= ddl_cls_next,
+	.start	= ddl_job_start,
+	.next	= ddl_job_next,
 	.stop	= ddl_cls_stop,
 	.show	= ddl_bursts_show,
 };
@@ -503,10 +519,6 @@ DEFINE_SEQ_ATTRIBUTE(ddl_bursts);
 
 static int ddl_histogram_show(struct seq_file *m, void *v)
 {
-	struct Qdisc *sch = m->private;
-	struct ddl_sched_data *q = qdisc_priv(sch);
-	struct ddl_locked l;
-	const struct ddl_cls *c = v;
 	struct ddl_job_log jl;
 	u32 idx, b;
 
@@ -518,20 +530,10 @@ static int ddl_histogram_show(struct seq_file *m, void *v)
 		seq_putc(m, '\n');
 		return 0;
 	}
-	idx = c - q->s.cls;
-	if (idx == DDL_BG(&q->s))
-		return 0;
-
-	ddl_lock(sch, &l);
-	ddl_settle_one(sch, idx, ktime_get_ns());
-	memcpy(jl.hist, q->s.jlog[idx].hist, sizeof(jl.hist));
-	jl.max_us = q->s.jlog[idx].max_us;
-	jl.sum_us = q->s.jlog[idx].sum_us;
-	jl.done = q->s.jlog[idx].done;
-	ddl_unlock(&l);
-
+	idx = ddl_job_snapshot(m->private, v, &jl);
 	if (!jl.done)
 		return 0;
+
 	seq_printf(m, "%x %llu %llu %llu %u %llu", idx + 1, jl.done,
 		   ddl_hist_quantile(jl.hist, jl.max_us, 500),
 		   ddl_hist_quantile(jl.hist, jl.max_us, 990), jl.max_us,
@@ -543,8 +545,8 @@ static int ddl_histogram_show(struct seq_file *m, void *v)
 }
 
 static const struct seq_operations ddl_histogram_sops = {
-	.start	= ddl_cls_start,
-	.next	= ddl_cls_next,
+	.start	= ddl_job_start,
+	.next	= ddl_job_next,
 	.stop	= ddl_cls_stop,
 	.show	= ddl_histogram_show,
 };
