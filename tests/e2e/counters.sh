@@ -27,10 +27,10 @@ u=$(( n / 4 ))
 # The sender starts once the receiver is bound (a loaded machine can take
 # seconds to start python).
 rdy=$(mktemp -u)
-out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 "$TESTS_DIR/traffic.py" \
+out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 -S "$TESTS_DIR/traffic.py" \
 	udp-recv 198.18.0.2 5001 "$u" 1000 60 &
       wait_for 60 test -e "$rdy"
-      ip netns exec ddl-a python3 "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
+      ip netns exec ddl-a python3 -S "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
 	5001 "$u" 1000 >/dev/null
       wait)
 expect_eq "udp: receiver got every datagram" "$out" "received $u"
@@ -47,10 +47,10 @@ tcp_transfer() {	# HANDLE SIZE PORT
 	txp0=$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_packets)
 	txb0=$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_bytes)
 	rm -f "$rdy"
-	out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 \
+	out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 -S \
 		"$TESTS_DIR/traffic.py" tcp-recv 198.18.0.2 "$3" "$2" 0 60 &
 	      wait_for 60 test -e "$rdy"
-	      ip netns exec ddl-a python3 "$TESTS_DIR/traffic.py" tcp-send \
+	      ip netns exec ddl-a python3 -S "$TESTS_DIR/traffic.py" tcp-send \
 		198.18.0.2 "$3" "$2" >/dev/null
 	      wait)
 	txp=$(( $(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_packets) - txp0 ))

@@ -10,7 +10,7 @@ run "add with defaults" tc qdisc add dev d0 root handle 1: ddl
 opt() { qstat d0 1: "options.$1"; }
 # opts NAME...: several options from one dump
 opts() { qfields d0 1: "${@/#/options.}"; }
-raw() { python3 "$TESTS_DIR/nlraw.py" d0 opts "$@" 2>&1; }
+raw() { python3 -S "$TESTS_DIR/nlraw.py" d0 opts "$@" 2>&1; }
 read -r v_jobs v_mode v_slice v_yield v_maxwait v_bgshare v_key v_keyttl \
 	<<<"$(opts jobs mode slice yield maxwait bgshare key keyttl)"
 expect_eq "default jobs" "$v_jobs" 16
@@ -104,9 +104,9 @@ expect_fail "tc refuses weight 0" 'Illegal "weight"' \
 expect_fail "tc refuses weight 257" 'Illegal "weight"' \
 	tc class change dev d0 parent 1: classid 1:3 ddl weight 257
 expect_match "kernel refuses weight 0" \
-	"$(python3 "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=0 2>&1)" 'error -34'
+	"$(python3 -S "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=0 2>&1)" 'error -34'
 expect_match "kernel refuses weight 257" \
-	"$(python3 "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=257 2>&1)" 'error -34'
+	"$(python3 -S "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=257 2>&1)" 'error -34'
 expect_fail "background has no weight" 'background class is never green' \
 	tc class change dev d0 parent 1: classid 1:ffff ddl weight 2
 expect_fail "no new classes" 'classes are fixed' \

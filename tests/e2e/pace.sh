@@ -30,12 +30,12 @@ within() {
 	fi
 }
 # jf FIELD: a field of the JSON txrate.py printed, as an integer
-jf() { python3 -c 'import json,sys; print(int(json.load(sys.stdin)[sys.argv[1]]))' "$1"; }
+jf() { python3 -S -c 'import json,sys; print(int(json.load(sys.stdin)[sys.argv[1]]))' "$1"; }
 bps() { jf bps; }
 # a0_qlen_is N: the ddl on a0 holds N packets
 a0_qlen_is() { [ "$(qstat -n ddl-a a0 10: qlen)" = "$1" ]; }
 
-"${B[@]}" python3 "$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 9001 600 1000 \
+"${B[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 9001 600 1000 \
 	>/dev/null &
 "${B[@]}" "$DDLEMU" sink -p 7000 -s 600 >/dev/null &
 sleep 1
@@ -54,7 +54,7 @@ for r in $rates; do
 	"${A[@]}" tc qdisc change dev a0 root handle 10: ddl rate ${r}mbit
 	sleep 1
 	p0=$(qstat -n ddl-a a0 10: paced_pkts)
-	tx=$("${A[@]}" python3 "$TESTS_DIR/txrate.py" a0 "$secs")
+	tx=$("${A[@]}" python3 -S "$TESTS_DIR/txrate.py" a0 "$secs")
 	p1=$(qstat -n ddl-a a0 10: paced_pkts)
 	timing || continue
 	within "UDP at rate ${r}mbit" "$(printf '%s' "$tx" | bps)" "$r" 8
@@ -110,8 +110,8 @@ sleep 2
 # The shaper paces wire bytes (headers of every segment): the qdisc's
 # counter; the device counts a GSO packet's headers once.
 dev_tx=$(mktemp)
-"${A[@]}" python3 "$TESTS_DIR/txrate.py" a0 "$secs" >"$dev_tx" &
-qtx=$("${A[@]}" python3 "$TESTS_DIR/txrate.py" -q 10: a0 "$secs")
+"${A[@]}" python3 -S "$TESTS_DIR/txrate.py" a0 "$secs" >"$dev_tx" &
+qtx=$("${A[@]}" python3 -S "$TESTS_DIR/txrate.py" -q 10: a0 "$secs")
 wait $!
 tx=$(cat "$dev_tx")
 rm -f "$dev_tx"
@@ -152,7 +152,7 @@ for i in 1 2; do
 	"${A[@]}" tc filter add dev m0 egress protocol ip prio $i \
 		handle $i fw action skbedit queue_mapping $(( i - 1 ))
 done
-"${B[@]}" python3 "$TESTS_DIR/traffic.py" udp-sink 198.19.0.2 9101,9102 \
+"${B[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-sink 198.19.0.2 9101,9102 \
 	600 1000 >/dev/null &
 sleep 1
 pids=()
@@ -163,9 +163,9 @@ for i in 1 2; do
 done
 sleep 2
 # The device's counters time the window; the children's split it.
-m0=$("${A[@]}" tc -s -j qdisc show dev m0)
-tx=$("${A[@]}" python3 "$TESTS_DIR/txrate.py" m0 "$secs")
-m1=$("${A[@]}" tc -s -j qdisc show dev m0)
+m0=$(snap -n ddl-a m0)
+tx=$("${A[@]}" python3 -S "$TESTS_DIR/txrate.py" m0 "$secs")
+m1=$(snap -n ddl-a m0)
 alive=0
 for p in "${pids[@]}"; do
 	kill -0 "$p" 2>/dev/null && alive=$(( alive + 1 ))
@@ -193,23 +193,25 @@ fi
 "${A[@]}" tc qdisc replace dev a0 root handle 10: ddl limit 100 rate 10mbit \
 	target 20000 lead 10ms
 before=$("${A[@]}" tc qdisc show dev a0)
-nl() { "${A[@]}" python3 "$TESTS_DIR/nlraw.py" a0 opts "$@"; }
-expect_match "rate 0 refused" "$(nl rate=0)" "rate must be positive"
-expect_match "rate below 1kbit refused" "$(nl rate=100)" "between 1kbit and 1Tbit"
-expect_match "target above limit x MTU refused" "$(nl target=200000)" \
+# One request per refusal, all from one python (nlraw.py: "/" separates).
+mapfile -t ans < <("${A[@]}" python3 -S "$TESTS_DIR/nlraw.py" a0 opts \
+	rate=0 / rate=100 / target=200000 / target=1000 target_time=100 / \
+	lead=500000 maxperiod=1000000 / target=0 / \
+	rate=18446744073709551615 target_time=100 / \
+	rate=18446744073709551615 target=0 lead=0 burst=3000 / interval=0)
+expect_eq "an answer per request" "${#ans[@]}" 9
+expect_match "rate 0 refused" "${ans[0]-}" "rate must be positive"
+expect_match "rate below 1kbit refused" "${ans[1]-}" "between 1kbit and 1Tbit"
+expect_match "target above limit x MTU refused" "${ans[2]-}" \
 	"larger than the queue limit"
-expect_match "target in bytes and time refused" \
-	"$(nl target=1000 target_time=100)" "not both"
-expect_match "lead of half maxperiod refused" \
-	"$(nl lead=500000 maxperiod=1000000)" "shorter than half of maxperiod"
-expect_match "lead without a target refused" "$(nl target=0)" \
+expect_match "target in bytes and time refused" "${ans[3]-}" "not both"
+expect_match "lead of half maxperiod refused" "${ans[4]-}" \
+	"shorter than half of maxperiod"
+expect_match "lead without a target refused" "${ans[5]-}" \
 	"lead needs a target"
-expect_match "time target without a rate refused" \
-	"$(nl rate=18446744073709551615 target_time=100)" "needs a rate"
-expect_match "burst without a rate refused" \
-	"$(nl rate=18446744073709551615 target=0 lead=0 burst=3000)" \
-	"burst needs a rate"
-expect_match "interval 0 refused" "$(nl interval=0)" "."
+expect_match "time target without a rate refused" "${ans[6]-}" "needs a rate"
+expect_match "burst without a rate refused" "${ans[7]-}" "burst needs a rate"
+expect_match "interval 0 refused" "${ans[8]-}" "^error"
 expect_eq "refusals left the configuration alone" \
 	"$("${A[@]}" tc qdisc show dev a0)" "$before"
 expect_fail "tc: rate 0 refused with the kernel's message" \

@@ -32,14 +32,15 @@ else
 	gap=""
 fi
 netns_pair
-"${B[@]}" python3 "$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 9001 600 1000 \
+"${B[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 9001 600 1000 \
 	>/dev/null &
 "${B[@]}" "$DDLEMU" sink -p 7000 -s 600 >/dev/null &
 sleep 1
 
 # scenario LEAD TCP_ECN ECN SECS: the job (DSCP 8, class 10:1) bursts
 # every period; TCP (DSCP 0) goes to the background class.  Leaves the
-# samples in $T/s.json and the final stats in $T/q.json and $T/c.json.
+# samples in $T/s.json and the final stats in the snapshots $Q (qdisc) and
+# $C (classes).
 scenario() {
 	"${A[@]}" tc qdisc del dev a0 root 2>/dev/null
 	"${A[@]}" sysctl -qw net.ipv4.tcp_ecn="$2"
@@ -53,25 +54,25 @@ scenario() {
 		-l 1000 -n $burst -P $period -T 32 >/dev/null &
 	local job=$!
 	if timing; then
-		"${A[@]}" python3 "$TESTS_DIR/tcsample.py" a0 10: "$4" $step \
+		"${A[@]}" python3 -S "$TESTS_DIR/tcsample.py" a0 10: "$4" $step \
 			>"$T/s.json"
 	else
 		echo '[]' >"$T/s.json"
 	fi
 	wait $job $tcp
-	"${A[@]}" tc -s -j qdisc show dev a0 >"$T/q.json"
-	cstats -n ddl-a a0 >"$T/c.json"
+	Q=$(snap -n ddl-a a0)
+	C=$(cstats -n ddl-a a0)
 	echo "# lead $1: the job's class:" $(for f in bursts predicted period_ns \
 		pred_hits pred_misses drops; do echo "$f $(cf 10:1 $f)"; done)
 }
-qf() { jfield 10: "$1" <"$T/q.json"; }
-cf() { jfield "$1" "$2" <"$T/c.json"; }
-pf() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+qf() { sfield "$Q" 10: "$1"; }
+cf() { cfield "$C" "$1" "$2"; }
+pf() { python3 -S -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
 	"$T/p.json" "$1"; }
 
 # samples LEAD: what the samples saw, for a failure's diagnosis
 samples() {
-	python3 "$TESTS_DIR/pace_check.py" "$T/s.json" 10:1 >"$T/p.json"
+	python3 -S "$TESTS_DIR/pace_check.py" "$T/s.json" 10:1 >"$T/p.json"
 	timing || return 0
 	echo "# lead $1: queue at burst starts $(pf values)"
 	echo "# lead $1: $(pf samples) samples, $(pf seen) with the job," \
@@ -102,7 +103,7 @@ on_median=$(pf median)
 if timing; then
 	expect_ge "lead $lead: bursts seen while the period was trusted" \
 		"$(pf n)" 4
-	below=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["values"]; print(sum(x <= int(sys.argv[2]) for x in v) * 100 // max(len(v), 1))' \
+	below=$(python3 -S -c 'import json,sys; v=json.load(open(sys.argv[1]))["values"]; print(sum(x <= int(sys.argv[2]) for x in v) * 100 // max(len(v), 1))' \
 		"$T/p.json" $target)
 	expect_ge "lead $lead: >= 80% of predicted bursts met a queue <= target" \
 		"$below" 80

@@ -36,7 +36,7 @@ scenario() {
 	start_sink "$T/sink.json" $PORTS $(( secs + 90 )) || return 1
 	sink=$SINK
 	for j in 1 2 3 4; do
-		"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 \
+		"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 \
 			900$j 500$j "$secs" 1000 >"$T/sent.$j" &
 	done
 }
@@ -45,7 +45,7 @@ scenario() {
 scenario ddl jobs 4 slice $slice yield 0 maxwait 30s bgshare 0 ||
 	fail "ddl under tbf"
 if timing; then
-	"${A[@]}" python3 "$TESTS_DIR/tcsample.py" a0 10: $(( secs / 2 )) \
+	"${A[@]}" python3 -S "$TESTS_DIR/tcsample.py" a0 10: $(( secs / 2 )) \
 		$step >"$T/samples1.json" &
 	sampler=$!
 fi
@@ -57,11 +57,11 @@ run "class change mid-run" "${A[@]}" tc class change dev a0 parent 10: \
 timing && wait $sampler
 wait $sink
 if timing; then
-	python3 "$TESTS_DIR/rotation_check.py" rotation "$T/samples1.json" 4 \
+	python3 -S "$TESTS_DIR/rotation_check.py" rotation "$T/samples1.json" 4 \
 		0.85 || _failed=1
 fi
 
-s=$("${A[@]}" tc -s -j qdisc show dev a0)
+s=$(snap -n ddl-a a0)
 expect_eq "nothing dropped" "$(sfield "$s" 10: drops)" 0
 expect_eq "nothing left queued" "$(sfield "$s" 10: qlen)" 0
 expect_ge "rotations counted" "$(sfield "$s" 10: rotations)" 4
@@ -77,16 +77,21 @@ for j in 1 2 3 4; do
 done
 expect_eq "each job's port is its class key" \
 	"$(echo $keys | tr ' ' '\n' | sort | tr '\n' ' ')" "5001 5002 5003 5004 "
+# got[J]: the datagrams of job J that arrived (one python for all four)
+declare -A got
+while read -r j n; do
+	got[$j]=$n
+done < <(python3 -S -c "import json; p = json.load(open('$T/sink.json'))['ports']
+for j in range(1, 5): print(j, p['900%d' % j]['packets'])")
 for j in 1 2 3 4; do
 	read -r _ sent <"$T/sent.$j"
-	got=$(python3 -c "import json,sys; print(json.load(open('$T/sink.json'))['ports']['900$j']['packets'])")
-	expect_eq "job $j: every datagram sent arrived" "$got" "$sent"
-	[ "$got" = "$sent" ] || python3 -c "import json; d = json.load(open('$T/sink.json'))['ports']['900$j']; print('#', {k: d[k] for k in ('packets', 'next', 'reordered', 'first', 'last')})"
+	expect_eq "job $j: every datagram sent arrived" "${got[$j]:-none}" "$sent"
+	[ "${got[$j]:-none}" = "$sent" ] || python3 -S -c "import json; d = json.load(open('$T/sink.json'))['ports']['900$j']; print('#', {k: d[k] for k in ('packets', 'next', 'reordered', 'first', 'last')})"
 done
-python3 "$TESTS_DIR/rotation_check.py" sink-order "$T/sink.json" $PORTS ||
+python3 -S "$TESTS_DIR/rotation_check.py" sink-order "$T/sink.json" $PORTS ||
 	_failed=1
 if timing; then
-	python3 "$TESTS_DIR/rotation_check.py" sink-share "$T/sink.json" \
+	python3 -S "$TESTS_DIR/rotation_check.py" sink-share "$T/sink.json" \
 		$PORTS 0.8 1.0 || _failed=1
 fi
 echo "# a: $("${A[@]}" grep Udp: /proc/net/snmp | tail -1)"
@@ -100,7 +105,7 @@ echo "# softnet: $(cat /proc/net/softnet_stat | awk '{print $2}' | tr '\n' ' ')"
 timing || { rm -rf "$T"; done_testing; }
 scenario fq_codel || fail "fq_codel under tbf"
 wait $sink
-python3 "$TESTS_DIR/rotation_check.py" sink-share "$T/sink.json" $PORTS \
+python3 -S "$TESTS_DIR/rotation_check.py" sink-share "$T/sink.json" $PORTS \
 	0.0 0.5 || _failed=1
 
 rm -rf "$T"

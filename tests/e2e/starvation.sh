@@ -30,6 +30,7 @@ netns_pair
 
 # scenario DDL-ARGS...: jobs 1 and 2 (sports 5001, 5002) and background
 # traffic (sport 6000, put in 10:ffff by a u32 filter) all saturate.
+# Leaves the snapshots $Q (qdisc) and $C (classes).
 scenario() {
 	"${A[@]}" tc qdisc del dev a0 root 2>/dev/null
 	"${A[@]}" tc qdisc add dev a0 root handle 1: tbf rate $rate burst 4000 \
@@ -39,24 +40,24 @@ scenario() {
 		protocol ip prio 1 u32 match ip sport 6000 0xffff flowid 10:ffff
 	start_sink "$T/sink.json" $PORTS $(( secs + 90 )) || return 1
 	sink=$SINK
-	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9001 5001 \
+	"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9001 5001 \
 		"$secs" 1000 >/dev/null &
 	sleep 0.3
-	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9002 5002 \
+	"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9002 5002 \
 		"$secs" 1000 >/dev/null &
-	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9100 6000 \
+	"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9100 6000 \
 		"$secs" 1000 >/dev/null &
 	sleep $(( secs - 1 ))
-	"${A[@]}" tc -s -j qdisc show dev a0 >"$T/q.json"
-	cstats -n ddl-a a0 >"$T/c.json"
+	Q=$(snap -n ddl-a a0)
+	C=$(cstats -n ddl-a a0)
 	wait $sink
 }
-qf() { jfield 10: "$1" <"$T/q.json"; }
-cf() { jfield "$1" "$2" <"$T/c.json"; }
+qf() { sfield "$Q" 10: "$1"; }
+cf() { cfield "$C" "$1" "$2"; }
 # check: a timing check of what the receiver saw (fast kernel only)
 check() {
 	timing || return 0
-	python3 "$TESTS_DIR/rotation_check.py" "$@" || _failed=1
+	python3 -S "$TESTS_DIR/rotation_check.py" "$@" || _failed=1
 }
 
 # The bound: maxwait + (jobs + 1) packet times; 1 ms per 1000 B at 8 Mbit/s.

@@ -35,16 +35,16 @@ expect_fail "add with bad limit creates nothing" 'out of range|integer' \
 expect_eq "no ddl after failed add" "$(qstat d0 5: kind)" missing
 
 # The kernel refuses what tc refuses, too: send raw netlink.
-out=$(python3 "$TESTS_DIR/nlraw.py" d0 limit 0 2>&1)
+out=$(python3 -S "$TESTS_DIR/nlraw.py" d0 limit 0 2>&1)
 expect_match "kernel refuses limit 0 (raw netlink)" "$out" \
 	'error -34: integer out of range'
-out=$(python3 "$TESTS_DIR/nlraw.py" d0 unknown 0 2>&1)
+out=$(python3 -S "$TESTS_DIR/nlraw.py" d0 unknown 0 2>&1)
 expect_match "kernel refuses an unknown attribute (raw netlink)" "$out" \
 	'error -(22|95)'
-out=$(python3 "$TESTS_DIR/nlraw.py" d0 notnested 0 2>&1)
+out=$(python3 -S "$TESTS_DIR/nlraw.py" d0 notnested 0 2>&1)
 expect_match "kernel refuses options not marked nested (raw netlink)" "$out" \
 	'error -22'
-out=$(python3 "$TESTS_DIR/nlraw.py" d0 limit 7 2>&1)
+out=$(python3 -S "$TESTS_DIR/nlraw.py" d0 limit 7 2>&1)
 expect_match "raw netlink add works" "$out" 'ack 0'
 expect_eq "raw netlink limit" "$(qstat d0 root options.limit)" 7
 

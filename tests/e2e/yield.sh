@@ -21,7 +21,7 @@ else
 fi
 netns_pair
 
-# scenario YIELD SECS: leaves $T/c.json (class stats) and $T/q.json (qdisc)
+# scenario YIELD SECS: leaves $C (class stats) and $Q (qdisc), snapshots
 scenario() {
 	local secs=$2
 	"${A[@]}" tc qdisc del dev a0 root 2>/dev/null
@@ -32,20 +32,20 @@ scenario() {
 	start_sink "$T/sink.json" $PORTS $(( secs + 90 )) || return 1
 	sink=$SINK
 	# job 1 first, so that it owns class 10:1
-	"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9001 5001 \
+	"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 9001 5001 \
 		"$secs" 1000 $burst $period >/dev/null &
 	sleep 0.3
 	for j in 2 3; do
-		"${A[@]}" python3 "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 \
+		"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-flood 198.18.0.2 \
 			900$j 500$j "$secs" 1000 >/dev/null &
 	done
 	sleep $(( secs - 1 ))
-	cstats -n ddl-a a0 >"$T/c.json"
-	"${A[@]}" tc -s -j qdisc show dev a0 >"$T/q.json"
+	C=$(cstats -n ddl-a a0)
+	Q=$(snap -n ddl-a a0)
 	wait $sink
 }
-cf() { jfield "$1" "$2" <"$T/c.json"; }
-qf() { jfield 10: "$1" <"$T/q.json"; }
+cf() { cfield "$C" "$1" "$2"; }
+qf() { sfield "$Q" 10: "$1"; }
 # ratio A B: A * 100 / B
 ratio() { echo $(( $1 * 100 / ($2 > 0 ? $2 : 1) )); }
 
@@ -62,7 +62,7 @@ if timing; then
 		$(( 60 - r )) 1
 fi
 expect_eq "nothing dropped" "$(qf drops)" 0
-python3 "$TESTS_DIR/rotation_check.py" sink-order "$T/sink.json" $PORTS ||
+python3 -S "$TESTS_DIR/rotation_check.py" sink-order "$T/sink.json" $PORTS ||
 	_failed=1
 
 scenario 0 $secs0
