@@ -15,7 +15,9 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "ddl_core.h"
 
@@ -159,6 +161,7 @@ u32 ddl_bm_next(const struct ddl_sched *s, u32 from)
  */
 int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 {
+	size_t logs;
 	u32 i, buckets;
 
 	if (jobs < DDL_JOBS_MIN || jobs > DDL_JOBS_MAX)
@@ -177,7 +180,14 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	s->keyhash_bits = ilog2(buckets);
 	s->keyhash = kvcalloc(buckets, sizeof(*s->keyhash), GFP_KERNEL);
 	s->cls = kvcalloc(jobs + 1, sizeof(*s->cls), GFP_KERNEL);
-	s->jlog = kvcalloc(jobs, sizeof(*s->jlog), GFP_KERNEL);
+	/*
+	 * The job logs are touched at burst ends and by readers only.  Past a
+	 * page they come from vmalloc, which rounds up to a page, where the
+	 * kmalloc that kvcalloc() tries first rounds up to a power of two:
+	 * 216 bytes a job instead of 256.
+	 */
+	logs = array_size(jobs, sizeof(*s->jlog));
+	s->jlog = logs > PAGE_SIZE ? vzalloc(logs) : kzalloc(logs, GFP_KERNEL);
 	if (!s->keyhash || !s->cls || !s->jlog) {
 		ddl_sched_destroy(s);
 		return -ENOMEM;

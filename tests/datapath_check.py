@@ -17,7 +17,7 @@ import sys
 import tap
 
 JOBS = (1, 16, 256, 1024)
-BASE = ("noqueue", "pfifo_fast", "prio", "fq_codel", "fq", "ets")
+BASE = ("noqueue", "pfifo_fast", "pfifo", "prio", "fq_codel", "fq", "ets")
 ROWS = (BASE + tuple("ddl-j%d" % j for j in JOBS)
         + tuple("ddl-j%d-paced" % j for j in JOBS))
 MEM = ("pfifo_fast", "prio", "fq_codel", "fq", "ets") + tuple(
