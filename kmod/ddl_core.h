@@ -365,6 +365,7 @@ struct ddl_cls {
  * @next_signal: no target signal before this time
  * @periodic: predicted jobs by their next burst, earliest first; a job
  *	whose next burst passed waits off the tree for its next burst
+ * @periodic_last: the last node of @periodic, NULL while it is empty
  * @lead_job: job whose lead window is armed, or DDL_NONE
  * @lead_open: when the armed lead window opens
  * @lead_close: when it closes if the burst does not come
@@ -422,6 +423,7 @@ struct ddl_sched {
 	u64			next_signal;
 
 	struct rb_root_cached	periodic;
+	struct rb_node		*periodic_last;
 	u32			lead_job;
 	u64			lead_open;
 	u64			lead_close;
@@ -460,6 +462,7 @@ static inline bool ddl_admit(const struct ddl_params *p, u32 qlen)
 	return qlen < p->limit;
 }
 
+void *ddl_calloc(size_t n, size_t size);
 int ddl_sched_init(struct ddl_sched *s, u32 jobs);
 void ddl_sched_destroy(struct ddl_sched *s);
 void ddl_activate(struct ddl_sched *s, u32 idx, u64 now);

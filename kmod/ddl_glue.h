@@ -16,9 +16,13 @@
 
 struct dentry;
 
+/*
+ * One class: its FIFO and statistics.  bstats, 16-byte aligned, comes
+ * first, so that the class packs into 96 bytes with no hole.
+ */
 struct ddl_class {
-	struct qdisc_skb_head		q;
 	struct gnet_stats_basic_sync	bstats;
+	struct qdisc_skb_head		q;
 	struct gnet_stats_queue		qstats;
 	u64				ce_marks;
 	u64				burst_backlog;

@@ -34,29 +34,48 @@ static void ddl_periodic_del(struct ddl_sched *s, struct ddl_cls *c)
 {
 	if (RB_EMPTY_NODE(&c->periodic_node))
 		return;
+	if (s->periodic_last == &c->periodic_node)
+		s->periodic_last = rb_prev(&c->periodic_node);
 	rb_erase_cached(&c->periodic_node, &s->periodic);
 	RB_CLEAR_NODE(&c->periodic_node);
 }
 
-/* Insert @c by its next burst; among equal times, after the others. */
+/*
+ * Insert @c by its next burst; among equal times, after the others.  Jobs
+ * that burst in turn each go to the end of the tree, after the last job:
+ * that takes no descent.
+ */
 static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
 {
 	struct rb_node **link = &s->periodic.rb_root.rb_node, *parent = NULL;
+	struct rb_node *last = s->periodic_last;
+	bool leftmost = true, rightmost = true;
 	u64 next = ddl_next_burst(c);
-	bool leftmost = true;
 
-	while (*link) {
-		parent = *link;
-		if (next < ddl_next_burst(rb_entry(parent, struct ddl_cls,
-						   periodic_node))) {
-			link = &parent->rb_left;
-		} else {
-			link = &parent->rb_right;
-			leftmost = false;
+	if (last && next >= ddl_next_burst(rb_entry(last, struct ddl_cls,
+						    periodic_node))) {
+		/* The last node has no right child. */
+		parent = last;
+		link = &last->rb_right;
+		leftmost = false;
+	} else {
+		while (*link) {
+			parent = *link;
+			if (next < ddl_next_burst(rb_entry(parent,
+							   struct ddl_cls,
+							   periodic_node))) {
+				link = &parent->rb_left;
+				rightmost = false;
+			} else {
+				link = &parent->rb_right;
+				leftmost = false;
+			}
 		}
 	}
 	rb_link_node(&c->periodic_node, parent, link);
 	rb_insert_color_cached(&c->periodic_node, &s->periodic, leftmost);
+	if (rightmost)
+		s->periodic_last = &c->periodic_node;
 }
 
 /*

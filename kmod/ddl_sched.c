@@ -150,6 +150,28 @@ u32 ddl_bm_next(const struct ddl_sched *s, u32 from)
 }
 
 /**
+ * ddl_calloc() - allocate a zeroed array of per-class state
+ * @n: number of elements
+ * @size: size of one element
+ *
+ * Up to a page from kmalloc; past a page from vmalloc, which rounds up
+ * to a page where kmalloc (and the kvcalloc() that tries it first) rounds
+ * up to a power of two: the arrays of the 1025 classes of a 1024-job
+ * instance would cost a quarter to a third more.  The price is 4 KiB
+ * mappings where the direct map may use larger ones, as for any
+ * kvcalloc() that falls back to vmalloc.
+ *
+ * Context: process context; allocates with GFP_KERNEL.
+ * Return: the array, to be freed with kvfree(), or NULL.
+ */
+void *ddl_calloc(size_t n, size_t size)
+{
+	size_t bytes = array_size(n, size);
+
+	return bytes > PAGE_SIZE ? vzalloc(bytes) : kzalloc(bytes, GFP_KERNEL);
+}
+
+/**
  * ddl_sched_init() - allocate and initialise the scheduler state
  * @s: scheduler, zeroed by the caller
  * @jobs: number of job classes, DDL_JOBS_MIN .. DDL_JOBS_MAX
@@ -161,7 +183,6 @@ u32 ddl_bm_next(const struct ddl_sched *s, u32 from)
  */
 int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 {
-	size_t logs;
 	u32 i, buckets;
 
 	if (jobs < DDL_JOBS_MIN || jobs > DDL_JOBS_MAX)
@@ -179,15 +200,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	buckets = max_t(u32, roundup_pow_of_two(jobs), 2);
 	s->keyhash_bits = ilog2(buckets);
 	s->keyhash = kvcalloc(buckets, sizeof(*s->keyhash), GFP_KERNEL);
-	s->cls = kvcalloc(jobs + 1, sizeof(*s->cls), GFP_KERNEL);
-	/*
-	 * The job logs are touched at burst ends and by readers only.  Past a
-	 * page they come from vmalloc, which rounds up to a page, where the
-	 * kmalloc that kvcalloc() tries first rounds up to a power of two:
-	 * 216 bytes a job instead of 256.
-	 */
-	logs = array_size(jobs, sizeof(*s->jlog));
-	s->jlog = logs > PAGE_SIZE ? vzalloc(logs) : kzalloc(logs, GFP_KERNEL);
+	s->cls = ddl_calloc(jobs + 1, sizeof(*s->cls));
+	s->jlog = ddl_calloc(jobs, sizeof(*s->jlog));
 	if (!s->keyhash || !s->cls || !s->jlog) {
 		ddl_sched_destroy(s);
 		return -ENOMEM;

@@ -842,7 +842,7 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 	if (err)
 		return err;
 
-	q->classes = kvcalloc(p.jobs + 1, sizeof(*q->classes), GFP_KERNEL);
+	q->classes = ddl_calloc(p.jobs + 1, sizeof(*q->classes));
 	if (!q->classes)
 		return -ENOMEM;
 	for (i = 0; i <= p.jobs; i++)

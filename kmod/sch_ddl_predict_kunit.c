@@ -921,6 +921,9 @@ static void ddl_check_periodic(struct kunit *test, const struct ddl_sched *s)
 		prev = ddl_next_burst(c);
 		KUNIT_ASSERT_LE(test, ++n, s->jobs);
 	}
+	/* The cached last node, which insertions at the end start from. */
+	KUNIT_EXPECT_PTR_EQ(test, s->periodic_last,
+			    rb_last(&s->periodic.rb_root));
 }
 
 /*
@@ -987,6 +990,41 @@ static void ddl_predict_many_jobs_test(struct kunit *test)
 	}
 }
 
+#define DDL_RR_JOBS	64U
+
+/*
+ * Jobs that burst in turn with one period, as a parameter server's
+ * workers do: each burst moves its job from the front of the tree to the
+ * end (the insertion that starts from the cached last node).  The tree
+ * stays ordered and ends up holding every job, in the order they burst.
+ */
+static void ddl_predict_in_turn_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, DDL_RR_JOBS);
+	const u64 period = DDL_RR_JOBS * DDL_P_MS;
+	struct ddl_sched *s = &sim->s;
+	struct rb_node *node;
+	u32 i, round;
+	u64 t;
+
+	ddl_psim_predict(sim, 500);
+	for (round = 0; round < 8; round++) {
+		for (i = 0; i < DDL_RR_JOBS; i++) {
+			t = DDL_P_T0 + round * period + i * DDL_P_MS;
+			ddl_psim_tick(sim, t, DDL_P_MS);
+			KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, i, t, 3000));
+			ddl_check_periodic(test, s);
+		}
+	}
+	i = 0;
+	for (node = rb_first_cached(&s->periodic); node; node = rb_next(node))
+		KUNIT_EXPECT_EQ(test, (u32)(rb_entry(node, struct ddl_cls,
+						     periodic_node) - s->cls),
+				i++);
+	KUNIT_EXPECT_EQ(test, i, DDL_RR_JOBS);
+	KUNIT_EXPECT_GT(test, s->pred_hits, 100ULL);
+}
+
 static struct kunit_case ddl_predict_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_ewma_step_test, ddl_ewma_gen_params),
 	KUNIT_CASE_PARAM(ddl_ewma_converges_test, ddl_conv_gen_params),
@@ -1010,6 +1048,7 @@ static struct kunit_case ddl_predict_test_cases[] = {
 	KUNIT_CASE(ddl_predict_reconfigure_keeps_period_test),
 	KUNIT_CASE(ddl_predict_new_owner_test),
 	KUNIT_CASE(ddl_predict_many_jobs_test),
+	KUNIT_CASE(ddl_predict_in_turn_test),
 	{}
 };
 

@@ -71,6 +71,12 @@ def main():
              or abs(r["ratio"] - r["median"] / base["median"]) > 1e-9]
     check(not wrong, "every ratio is the median over pfifo_fast's",
           "wrong in %s" % wrong)
+    wrong = [n for n, r in rows.items()
+             if not num(r.get("best_ratio")) or not num(base.get("max"))
+             or base["max"] <= 0
+             or abs(r["best_ratio"] - r["max"] / base["max"]) > 1e-9]
+    check(not wrong, "every best ratio is the max over pfifo_fast's max",
+          "wrong in %s" % wrong)
 
     paced = ["ddl-j%d-paced" % j for j in JOBS]
     check(all(p in rows and "rate" in rows[p].get("qdisc", "")
