@@ -179,10 +179,12 @@ dummy_dev() {
 	ip link set "$1" up
 }
 
-# pktgen DEV COUNT [SIZE]: COUNT UDP packets through the qdisc of DEV
-# (xmit_mode queue_xmit goes through dev_queue_xmit); waits until done.
+# pktgen DEV COUNT [SIZE [CMD...]]: COUNT UDP packets through the qdisc of
+# DEV (xmit_mode queue_xmit goes through dev_queue_xmit), each CMD one more
+# pktgen device command (e.g. "dst6 2001:2::2"); waits until done.
 pktgen() {
 	local dev=$1 count=$2 size=${3:-60} pg=/proc/net/pktgen
+	shift $(( $# < 3 ? $# : 3 ))
 	modprobe pktgen || return 1
 	echo rem_device_all >"$pg/kpktgend_0"
 	echo "add_device $dev" >"$pg/kpktgend_0"
@@ -196,6 +198,7 @@ pktgen() {
 		echo "dst_mac 02:00:00:00:00:02"
 		echo "udp_dst_min 9"
 		echo "udp_dst_max 9"
+		[ $# = 0 ] || printf '%s\n' "$@"
 	} | while read -r line; do echo "$line" >"$pg/$dev"; done
 	echo start >"$pg/pgctrl"
 }

@@ -19,6 +19,24 @@ expect_eq "pktgen: qlen empty" "$(qstat d0 1: qlen)" 0
 expect_eq "pktgen: dummy tx matches" \
 	"$(cat /sys/class/net/d0/statistics/tx_packets)" "$n"
 
+# key sport over IPv6: ddl_skb_port() reads the port from the IPv6 header
+# (RFC 5180's benchmarking prefix, 2001:2::/48).  Three source ports in
+# turn, 10 packets each: three jobs keyed by them, nothing in background.
+dummy_dev d6
+run "add ddl key sport on dummy" tc qdisc add dev d6 root handle 6: ddl \
+	jobs 4 key sport
+run "pktgen 30 IPv6 packets from ports 5001-5003" pktgen d6 30 100 \
+	"dst6 2001:2::2" "src6 2001:2::1" "udp_src_min 5001" "udp_src_max 5004"
+s6=$(cstats d6)
+expect_eq "ipv6: keys of 6:1-6:3 are the three ports" \
+	"$(for k in 1 2 3; do cfield "$s6" "6:$k" key; done | sort | xargs)" \
+	"5001 5002 5003"
+expect_eq "ipv6: 10 packets in each keyed job, none in 6:4" \
+	"$(for k in 1 2 3 4; do cfield "$s6" "6:$k" packets; done | xargs)" \
+	"10 10 10 0"
+expect_eq "ipv6: none in background" "$(cfield "$s6" 6:ffff packets)" 0
+expect_eq "ipv6: keys mapped" "$(qstat d6 6: keys_mapped)" 3
+
 # UDP over veth: the receiver must see every datagram, the qdisc must count
 # exactly what the device sent.
 netns_pair
