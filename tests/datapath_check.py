@@ -65,18 +65,15 @@ def main():
     base = rows.get("pfifo_fast", {})
     check(base.get("ratio") == 1.0, "pfifo_fast ratio is 1.0",
           "%r" % base.get("ratio"))
-    wrong = [n for n, r in rows.items()
-             if not num(r.get("ratio")) or not num(base.get("median"))
-             or base["median"] <= 0
-             or abs(r["ratio"] - r["median"] / base["median"]) > 1e-9]
-    check(not wrong, "every ratio is the median over pfifo_fast's",
-          "wrong in %s" % wrong)
-    wrong = [n for n, r in rows.items()
-             if not num(r.get("best_ratio")) or not num(base.get("max"))
-             or base["max"] <= 0
-             or abs(r["best_ratio"] - r["max"] / base["max"]) > 1e-9]
-    check(not wrong, "every best ratio is the max over pfifo_fast's max",
-          "wrong in %s" % wrong)
+    for key, stat, name in (
+            ("ratio", "median", "every ratio is the median over pfifo_fast's"),
+            ("best_ratio", "max",
+             "every best ratio is the max over pfifo_fast's max")):
+        wrong = [n for n, r in rows.items()
+                 if not num(r.get(key)) or not num(base.get(stat))
+                 or base[stat] <= 0
+                 or abs(r[key] - r[stat] / base[stat]) > 1e-9]
+        check(not wrong, name, "wrong in %s" % wrong)
 
     paced = ["ddl-j%d-paced" % j for j in JOBS]
     check(all(p in rows and "rate" in rows[p].get("qdisc", "")
