@@ -14,8 +14,14 @@ times per policy, all repetitions).
 Times: an iteration runs from the PS starting to send its update until
 the last gradient arrived; a burst completes when the last worker holds
 the whole update; a job completes when its last iteration ends, counted
-from its launch.  Every figure is the median over the repetitions of the
-per-repetition value.
+from its launch.  The p99 iteration is the 99th percentile of the
+iterations of all jobs of a run.  Every figure is the median over the
+repetitions of the per-repetition value.
+
+Fairness: drr (one DRR class per job) is per-job fair sharing.  Each
+job's JCT under a policy is divided by its JCT under drr in the same
+repetition, and the median over the repetitions taken; the worst job is
+the largest of these medians.  Without a drr run there are none.
 
 Bounds: the solo bound is each job's average iteration time when it runs
 alone (no scheduler can make a job iterate faster), averaged over the
@@ -59,7 +65,7 @@ def load_policy(d):
 
 
 def summarize(scn, ps, workers, stats):
-    iters, bursts, first, jcts = [], [], [], []
+    iters, bursts, first, jcts, job_jct = [], [], [], [], {}
     for p in ps:
         for i, it in enumerate(p["iters"]):
             iters.append((it["end"] - it["start"]) / 1e6)
@@ -67,6 +73,7 @@ def summarize(scn, ps, workers, stats):
             if i == 0:
                 first.append((it["burst"] - p["launch"]) / 1e6)
         jcts.append((p["end"] - p["launch"]) / 1e6)
+        job_jct[p["job"]] = jcts[-1]
     # The bytes the bottleneck sent from the launch until every job ended.
     secs = (stats["t1"] - stats["t0"]) / 1e9
     util = stats["tx_bytes"] * 8 / (scn["rate_bps"] * secs) if secs else 0
@@ -80,6 +87,7 @@ def summarize(scn, ps, workers, stats):
         "iter_avg_ms": mean(iters), "iter_median_ms": pct(iters, 50),
         "iter_p99_ms": pct(iters, 99),
         "jct_avg_ms": mean(jcts), "jct_max_ms": max(jcts),
+        "job_jct_ms": job_jct,
         "burst_avg_ms": mean(bursts),
         "first_burst_avg_ms": mean(first),
         "utilisation": util,
@@ -254,6 +262,16 @@ def report_preset(out, name, plot):
         for k in ("jobs", "iterations", "workers_reported"):
             summ[p][k] = min(s[k] for s in runs[p])
         summ[p]["iter_ms"] = [x for s in runs[p] for x in s["iter_ms"]]
+    # Each job's JCT against its JCT under drr, per-job fair sharing: the
+    # ratio in each repetition, then the median over the repetitions.
+    jobs = sorted(runs[pols[0]][0]["job_jct_ms"], key=int)
+    if "drr" in pols:
+        for p in pols:
+            r = {j: median([s["job_jct_ms"][j] / f["job_jct_ms"][j]
+                            for s, f in zip(runs[p], runs["drr"])])
+                 for j in jobs}
+            summ[p]["jct_vs_drr"] = r
+            summ[p]["worst_vs_drr"] = max(r.values())
     bound, per_job = solo_bound(d, scn)
     ideal_avg, ideal_last = ideal_ms(scn,
                                      load_policy("%s/%s" % (reps[0],
@@ -282,6 +300,18 @@ def report_preset(out, name, plot):
                         s["jct_max_ms"], s["first_burst_avg_ms"],
                         s["utilisation"] * 100, s["retrans"], s["timeouts"],
                         s["spurious_rtos"]))
+    rows += ["", "Each job's JCT / its JCT under drr (per-job fair sharing): "
+             "the ratio in each repetition, median over the repetitions; "
+             "worst: the largest of the jobs' medians%s." % (
+                 "" if "drr" in pols else " (drr not run)"), "",
+             "| policy | %s | worst job / drr |" % " | ".join(
+                 "job %s" % j for j in jobs),
+             "|---|%s---|" % ("---|" * len(jobs))]
+    for p in pols:
+        r = summ[p].get("jct_vs_drr")
+        rows.append("| %s | %s | %s |" % (
+            p, " | ".join("%.2f" % r[j] if r else "-" for j in jobs),
+            "%.2f" % summ[p]["worst_vs_drr"] if r else "-"))
     gains = {}
     for dp in (p for p in pols if p.startswith("ddl")):
         rows += ["", "%s against each baseline (time saved, %%):" % dp, "",

@@ -7,7 +7,8 @@ Prints one "ok - ..." or "not ok - ..." line per check; exits 1 if any
 failed.  It checks completeness and consistency, not speed: every policy
 ran every iteration of every job, every worker received every update
 byte, times are positive and ordered, utilisation is possible, the ideal
-is what the scenario implies, and the plots are PNG files.
+is what the scenario implies, every job's JCT is compared with drr's, and
+the plots are PNG files.
 """
 import glob
 import json
@@ -71,6 +72,14 @@ def main():
           rep["ideal_burst_avg_ms"] >= one * 0.999 and
           rep["ideal_burst_last_ms"] >= rep["ideal_burst_avg_ms"],
           "%.1f ms, one burst %.1f ms" % (rep["ideal_burst_avg_ms"], one))
+    if "drr" in want:
+        r = {p: s.get("jct_vs_drr", {}) for p, s in rep["policies"].items()}
+        check("every job's JCT against drr reported",
+              all(sorted(v, key=int) == [str(j) for j in range(jobs)] and
+                  all(x > 0 and math.isfinite(x) for x in v.values()) and
+                  rep["policies"][p]["worst_vs_drr"] == max(v.values())
+                  for p, v in r.items()) and
+              all(x == 1 for x in r.get("drr", {"-": 0}).values()), str(r))
     for base in ("pfifo_fast", "fq_codel"):
         check("gains of ddl over %s reported" % base,
               "ddl/%s" % base in rep["gains"] or base not in want)
