@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ddl_core.h - the sch_ddl scheduling core, in five units: ddl_sched.c
- * (configuration, rotation and who sends next), ddl_keymap.c (the built-in
- * classification key), ddl_pace.c (shaper and standing-queue target),
- * ddl_predict.c (burst periods and lead windows) and ddl_log.c (the record
- * of green changes and completed bursts, and the burst histogram).
+ * ddl_core.h - the sch_ddl scheduling core, in six units: ddl_sched.c
+ * (configuration, rotation and who sends next), ddl_fair.c (the fair
+ * order: the burst that per-job fair sharing would finish first),
+ * ddl_keymap.c (the built-in classification key), ddl_pace.c (shaper and
+ * standing-queue target), ddl_predict.c (burst periods and lead windows)
+ * and ddl_log.c (the record of green changes and completed bursts, and
+ * the burst histogram).
  *
  * Pure decision logic: no sk_buff, no Qdisc, no clock reads.  Times are
  * nanoseconds passed in by the caller; all arithmetic is integer.  The glue
@@ -102,12 +104,28 @@
 
 #define DDL_HIST_BUCKETS	TC_DDL_HIST_BUCKETS
 
+/*
+ * Mode fair: virtual time is bytes per unit weight times DDL_VSCALE; a burst
+ * of unknown size is tagged DDL_FAIR_QUANTUM bytes, a tag grows by at most
+ * DDL_FAIR_STEP_MAX at a time, a learned size counts up to DDL_FAIR_SIZE_MAX.
+ */
+#define DDL_VSCALE		DDL_WEIGHT_MAX
+#define DDL_FAIR_QUANTUM	SZ_64K
+#define DDL_FAIR_STEP_MAX	SZ_4M
+#define DDL_FAIR_SIZE_MAX	SZ_1G
+
+/* A job's queue empty shorter than this is a pause within its burst. */
+#define DDL_FAIR_PAUSE_US	10000U
+
+/* Packets shorter than this (pure ACKs) do not start a burst. */
+#define DDL_BURST_PKT_MIN	128U
+
 /**
  * struct ddl_params - configuration of one sch_ddl instance
  * @limit: maximum packets queued in the qdisc
  * @jobs: number of job classes (fixed for the life of the instance)
  * @mode: enum tc_ddl_mode
- * @slice_us: length of a green slice for a job of weight 1; TC_DDL_AUTO:
+ * @slice_us: in the rotation modes, length of a green slice for a job of weight 1; TC_DDL_AUTO:
  *	DDL_AUTO_TURN_PERIODS of the green job's learned period (ddl_turn_ns())
  * @yield_us: a green job whose queue stays empty this long yields; 0: never;
  *	TC_DDL_AUTO: its learned period (ddl_yield_ns())
@@ -201,12 +219,14 @@ enum ddl_reason {
  * @DDL_TURN_SLICE: green's turn was over and another job was backlogged
  * @DDL_TURN_YIELD: green's queue stayed empty for its yield time
  * @DDL_TURN_STATIC: mode static: a job of a lower minor became backlogged
+ * @DDL_TURN_FAIR: mode fair: another job's burst has the smallest finish tag
  */
 enum ddl_turn_why {
 	DDL_TURN_START,
 	DDL_TURN_SLICE,
 	DDL_TURN_YIELD,
 	DDL_TURN_STATIC,
+	DDL_TURN_FAIR,
 };
 
 /**
@@ -275,7 +295,9 @@ struct ddl_job_log {
  * @yields: times it handed green on early
  * @guard_runs: packets sent for it by the starvation guard
  * @periodic_node: in &ddl_sched.periodic, keyed by @last_burst + @period
- * @empty_since: when the queue last became empty
+ * @empty_since: when its queue last held no data packet: one of
+ *	DDL_BURST_PKT_MIN bytes or more (pure ACKs are not data)
+ * @data_qlen: data packets queued
  * @last_burst: when the current burst began
  * @cur_bytes: bytes sent since @last_burst
  * @period: EWMA of the time between burst starts, ns
@@ -284,10 +306,15 @@ struct ddl_job_log {
  * @bursts: bursts seen
  * @pred_hits: bursts that began inside their lead window
  * @pred_misses: lead windows of this job that missed its burst
+ * @fair_node: in &ddl_sched.fair while a backlogged job, by @vfinish
+ * @gps_node: in &ddl_sched.gps while its burst is in the fair reference
+ * @vstart: virtual time its current burst started at in the reference
+ * @vfinish: virtual time the reference finishes its current burst
+ * @budget: bytes its current burst is tagged with
+ * @seg_bytes: bytes queued in its current burst
+ * @tag_exts: times a burst of it outgrew its tag
  *
- * The small fields share one 16-byte slot: at 248 bytes, the jobs + 1
- * classes of a power-of-two job count (from 32) fit the power-of-two
- * allocation kvcalloc() makes for them (256 bytes would double it).
+ * The small fields share one 16-byte slot.
  */
 struct ddl_cls {
 	struct list_head	wait_node;
@@ -315,6 +342,7 @@ struct ddl_cls {
 
 	struct rb_node		periodic_node;
 	u64			empty_since;
+	u32			data_qlen;
 	u64			last_burst;
 	u64			cur_bytes;
 	u64			period;
@@ -323,6 +351,14 @@ struct ddl_cls {
 	u64			bursts;
 	u64			pred_hits;
 	u64			pred_misses;
+
+	struct rb_node		fair_node;
+	struct rb_node		gps_node;
+	u64			vstart;
+	u64			vfinish;
+	u64			budget;
+	u64			seg_bytes;
+	u64			tag_exts;
 };
 
 /**
@@ -336,6 +372,8 @@ struct ddl_cls {
  * @idle: keyed job classes with empty queues, longest idle first
  * @keyed_bm: job classes the key owns
  * @bound_bm: job classes tc filters point at (atomic bit operations)
+ * @claimed_bm: job classes a filter or skb->priority chose for a packet
+ * @claimed: number of bits set in @claimed_bm
  * @keyhash: key value to class, 2^@keyhash_bits buckets (jobs rounded up to a
  *	power of two, at least 2)
  * @keyhash_bits: log2 of the number of buckets
@@ -375,6 +413,13 @@ struct ddl_cls {
  * @lead_ns: time spent in lead windows, closed ones
  * @pred_hits: bursts that began inside their lead window
  * @pred_misses: lead windows that missed their burst
+ * @fair: backlogged jobs by finish tag (mode fair serves the first)
+ * @gps: jobs whose burst is in progress in the fair reference, by finish tag
+ * @vtime: virtual time of the fair reference
+ * @vrem: remainder of the last advance of @vtime
+ * @gps_weight: sum of the weights of the jobs in @gps
+ * @gps_jobs: number of jobs in @gps
+ * @tag_exts: bursts' tags extended, all jobs
  * @jlog: completed bursts, one log per job
  * @bursts_done: bursts completed, all jobs
  * @turns: green changes recorded; the last min(@turns, DDL_TURN_LOG) are in
@@ -391,6 +436,8 @@ struct ddl_sched {
 	struct list_head	idle;
 	unsigned long		keyed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
 	unsigned long		bound_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
+	unsigned long		claimed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
+	u32			claimed;
 	struct hlist_head	*keyhash;
 	u32			keyhash_bits;
 
@@ -433,6 +480,14 @@ struct ddl_sched {
 	u64			lead_ns;
 	u64			pred_hits;
 	u64			pred_misses;
+
+	struct rb_root_cached	fair;
+	struct rb_root_cached	gps;
+	u64			vtime;
+	u32			vrem;
+	u32			gps_weight;
+	u32			gps_jobs;
+	u64			tag_exts;
 
 	struct ddl_job_log	*jlog;
 	u64			bursts_done;
@@ -488,6 +543,7 @@ u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
 		  u64 now);
 void ddl_bind(struct ddl_sched *s, u32 idx);
 void ddl_unbind(struct ddl_sched *s, u32 idx);
+void ddl_claim(struct ddl_sched *s, u32 idx);
 
 /* ddl_pace.c: the shaper and the standing-queue target */
 
@@ -506,9 +562,19 @@ void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
 u64 ddl_ewma(u64 avg, u64 sample);
 bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		     u64 now);
+bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		 u32 len, u64 now);
 void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now);
 u32 ddl_lead_job(const struct ddl_sched *s);
 u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
+
+/* ddl_fair.c: the burst that per-job fair sharing would finish first */
+
+void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now);
+void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len);
+void ddl_fair_served(struct ddl_sched *s, u32 len);
+u32 ddl_fair_first(const struct ddl_sched *s);
+void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight);
 
 /* ddl_log.c: green changes, completed bursts and their histogram */
 
@@ -531,6 +597,7 @@ const struct ddl_turn_rec *ddl_turn_last(const struct ddl_sched *s, u32 back);
 
 #define DDL_BURST_GAP_NS	((u64)DDL_BURST_GAP_US * NSEC_PER_USEC_U64)
 #define DDL_AUTO_CAP_NS		((u64)DDL_AUTO_CAP_US * NSEC_PER_USEC_U64)
+#define DDL_FAIR_PAUSE_NS	((u64)DDL_FAIR_PAUSE_US * NSEC_PER_USEC_U64)
 
 /* Close the armed lead window (if any), adding its open time. */
 void ddl_disarm(struct ddl_sched *s, u64 now);
@@ -542,6 +609,11 @@ void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c);
 u64 ddl_burst_gap(const struct ddl_params *p);
 /* Record the open burst of job @idx as complete. */
 void ddl_burst_end(struct ddl_sched *s, u32 idx);
+/* Job class @c joins or leaves the backlogged jobs of the fair order. */
+void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c);
+void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c);
+/* The class changes owner: its burst leaves the fair reference. */
+void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c);
 /* Record a change of green from @s->green to @to. */
 void ddl_turn_record(struct ddl_sched *s, u32 to, enum ddl_turn_why why,
 		     u64 now);

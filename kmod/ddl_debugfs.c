@@ -239,6 +239,8 @@ static const char *ddl_mode_name(u32 mode)
 		return "green";
 	case TC_DDL_MODE_STATIC:
 		return "static";
+	case TC_DDL_MODE_FAIR:
+		return "fair";
 	}
 	return "?";
 }
@@ -254,6 +256,8 @@ static const char *ddl_turn_name(u32 why)
 		return "yield";
 	case DDL_TURN_STATIC:
 		return "static";
+	case DDL_TURN_FAIR:
+		return "fair";
 	}
 	return "?";
 }

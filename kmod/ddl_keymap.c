@@ -2,7 +2,8 @@
 /*
  * ddl_keymap.c - the sch_ddl key map: the built-in classification key
  * (port, mark or DSCP) to job class, and the classes tc filters are bound
- * to, which the key never takes.
+ * to or that a filter or skb->priority chose for a packet, which the key
+ * never takes.
  *
  * A known key is an expected O(1) hash lookup; a new key scans the free-
  * class bitmap (at most DDL_JOBS_MAX / BITS_PER_LONG words) or takes the
@@ -22,9 +23,10 @@ static u32 ddl_key_bucket(const struct ddl_sched *s, u32 key)
 	return hash_32(key, s->keyhash_bits);
 }
 
+/* A filter is bound to the class, or chose it for a packet. */
 static bool ddl_is_bound(const struct ddl_sched *s, u32 idx)
 {
-	return test_bit(idx, s->bound_bm);
+	return test_bit(idx, s->bound_bm) || test_bit(idx, s->claimed_bm);
 }
 
 static void ddl_key_map(struct ddl_sched *s, struct ddl_cls *c, u32 key,
@@ -49,8 +51,8 @@ void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c)
 }
 
 /*
- * Lowest job class that is neither keyed nor bound to a filter, or
- * DDL_NONE.  At most DDL_JOBS_MAX / BITS_PER_LONG words, and only for a key
+ * Lowest job class that is neither keyed nor bound to a filter nor claimed,
+ * or DDL_NONE.  At most DDL_JOBS_MAX / BITS_PER_LONG words, and only for a key
  * not seen before.
  */
 static u32 ddl_free_find(const struct ddl_sched *s)
@@ -59,7 +61,8 @@ static u32 ddl_free_find(const struct ddl_sched *s)
 	unsigned long word;
 
 	for (w = 0; w < words; w++) {
-		word = ~(s->keyed_bm[w] | READ_ONCE(s->bound_bm[w]));
+		word = ~(s->keyed_bm[w] | READ_ONCE(s->bound_bm[w]) |
+			 s->claimed_bm[w]);
 		if (w == words - 1 && s->jobs % BITS_PER_LONG)
 			word &= BIT(s->jobs % BITS_PER_LONG) - 1;
 		if (word)
@@ -76,8 +79,8 @@ static u32 ddl_free_find(const struct ddl_sched *s)
  * @now: current time, ns
  *
  * A known key keeps its class.  A new key takes the lowest free class (not
- * keyed, no filter bound); if none is free, the keyed class that has been
- * empty longest, if that is at least keyttl; otherwise none.
+ * keyed, no filter bound, not claimed); if none is free, the keyed class
+ * that has been empty longest, if that is at least keyttl; otherwise none.
  *
  * Context: under the qdisc lock.  Expected constant time: the hash has at
  * least as many buckets as there are job classes.
@@ -165,4 +168,29 @@ void ddl_unbind(struct ddl_sched *s, u32 idx)
 		return;
 	if (--c->bound == 0)
 		clear_bit(idx, s->bound_bm);
+}
+
+/**
+ * ddl_claim() - a tc filter or skb->priority chose a job class for a packet
+ * @s: scheduler
+ * @idx: class index
+ *
+ * Classifiers that compute the class (flow map, skb->priority) bind to no
+ * class, so the key map learns of them here: from the first packet on, the
+ * class is never handed to a key, and a key that owns it lets go at once.
+ * One job's packets then never share a class with another's keyed
+ * traffic.  A claim lasts for the life of the instance.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_claim(struct ddl_sched *s, u32 idx)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (idx == DDL_BG(s) || test_bit(idx, s->claimed_bm))
+		return;
+	__set_bit(idx, s->claimed_bm);
+	s->claimed++;
+	if (c->keyed)
+		ddl_key_release(s, c);
 }

@@ -53,6 +53,8 @@ static inline struct ddl_psim *ddl_psim_new(struct kunit *test, u32 jobs)
 	sim->test = test;
 	ddl_params_init(&sim->p);
 	sim->p.jobs = jobs;
+	/* The suites of the rotation and its parts: mode fair has its own. */
+	sim->p.mode = TC_DDL_MODE_ROTATE;
 	KUNIT_ASSERT_EQ(test, ddl_sched_init(&sim->s, jobs), 0);
 	test->priv = sim;
 	return sim;
@@ -89,11 +91,16 @@ static inline bool ddl_psim_burst(struct ddl_psim *sim, u32 idx, u64 t,
 {
 	struct kunit *test = sim->test;
 	enum ddl_reason reason;
-	bool started;
+	bool started = false;
+	u64 left = bytes;
 	u32 len;
 
 	ddl_activate(&sim->s, idx, t);
-	started = ddl_burst_start(&sim->s, &sim->p, idx, t);
+	do {
+		len = min_t(u64, left, DDL_P_PKT);
+		started |= ddl_arrived(&sim->s, &sim->p, idx, len, t);
+		left -= len;
+	} while (left);
 	do {
 		len = min_t(u64, bytes, DDL_P_PKT);
 		KUNIT_ASSERT_EQ(test, ddl_pick(&sim->s, &sim->p, t, &reason),

@@ -56,6 +56,8 @@ static inline struct ddl_sim *ddl_sim_new(struct kunit *test, u32 jobs)
 	sim->test = test;
 	ddl_params_init(&sim->p);
 	sim->p.jobs = jobs;
+	/* The suites of the rotation and its parts: mode fair has its own. */
+	sim->p.mode = TC_DDL_MODE_ROTATE;
 	sim->p.yield_us = 0;
 	sim->p.maxwait_us = DDL_MAXWAIT_MAX;
 	KUNIT_ASSERT_EQ(test, ddl_sched_init(&sim->s, jobs), 0);

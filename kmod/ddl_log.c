@@ -123,8 +123,8 @@ u64 ddl_burst_gap(const struct ddl_params *p)
 /**
  * ddl_burst_end() - record the open burst of a job as complete
  * @s: scheduler
- * @idx: job class index; its burst began at last_burst and its queue last
- *	became empty at empty_since
+ * @idx: job class index; its burst began at last_burst and its last data
+ *	left at empty_since
  *
  * Context: under the qdisc lock.  Constant time.
  */
@@ -163,7 +163,7 @@ void ddl_burst_end(struct ddl_sched *s, u32 idx)
  * @idx: class index
  * @now: current time, ns
  *
- * A burst whose queue has stayed empty for the burst gap, and that
+ * A burst that has had no data queued for the burst gap, and that
  * ddl_burst_start() would no longer continue, is complete; record it.
  * Call before reading a job's log, so that a job that went quiet shows its
  * last burst.
@@ -175,7 +175,7 @@ void ddl_burst_settle(struct ddl_sched *s, const struct ddl_params *p,
 {
 	const struct ddl_cls *c = &s->cls[idx];
 
-	if (idx == DDL_BG(s) || !c->in_burst || c->backlogged)
+	if (idx == DDL_BG(s) || !c->in_burst || c->data_qlen)
 		return;
 	if (now - c->empty_since < ddl_burst_gap(p))
 		return;

@@ -95,6 +95,7 @@ void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
 	c->cur_bytes = 0;
 	c->last_burst = now;
 	ddl_periodic_del(s, c);
+	ddl_fair_reset(s, c);
 	if (s->lead_job == c - s->cls)
 		ddl_disarm(s, now);
 }
@@ -256,7 +257,7 @@ static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
  * @idx: class index, after ddl_activate()
  * @now: current time, ns
  *
- * A burst starts when a job sends after its queue stayed empty for at
+ * A burst starts when a job sends data after it had none queued for at
  * least yield_us (DDL_BURST_GAP_US if yield is off or auto), or for the first
  * time; but a job with a steady period does not start a burst within a
  * quarter period of the last (a burst the sender paused in).  The interval
@@ -267,7 +268,8 @@ static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
  * DDL_PRED_SAMPLES intervals whose mean deviation is within 1/8 of it.  If the job's lead
  * window is armed, the burst is a hit when the window is open and a miss
  * when it came before; either way the window closes and the earliest next
- * prediction is armed.
+ * prediction is armed.  The burst gets its tag in the fair order
+ * (ddl_fair_burst()).
  *
  * Context: under the qdisc lock.  O(log jobs), amortised (ddl_rearm()).
  * Return: true if a burst started.
@@ -299,6 +301,7 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	c->in_burst = true;
 	if (c->predicted)
 		ddl_periodic_add(s, c);
+	ddl_fair_burst(s, idx, now);
 
 	if (s->lead_job == idx) {
 		if (s->lead_active) {
@@ -313,4 +316,37 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	if (s->lead_job == DDL_NONE || !s->lead_active)
 		ddl_rearm(s, p, now);
 	return true;
+}
+
+/**
+ * ddl_arrived() - a packet joined a class's queue, after ddl_activate()
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class index
+ * @len: packet length, bytes
+ * @now: current time, ns
+ *
+ * A data packet (DDL_BURST_PKT_MIN bytes or more) that finds no other
+ * queued may start a burst (ddl_burst_start()).  Pure ACKs, which a
+ * parameter server sends for the gradients it receives, neither start a
+ * burst nor end the quiet time before one: a job is quiet while it has no
+ * data queued.  Every job packet counts toward its burst's tag in the fair
+ * order.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
+ * starts or its tag grows.
+ * Return: true if a burst started.
+ */
+bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		 u32 len, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	bool started = false;
+
+	if (idx == DDL_BG(s))
+		return false;
+	if (len >= DDL_BURST_PKT_MIN && !c->data_qlen++)
+		started = ddl_burst_start(s, p, idx, now);
+	ddl_fair_enqueued(s, idx, len);
+	return started;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ddl_sched.c - the sch_ddl scheduling core: the configuration, and who
- * sends next: rotation of the green job (fixed slices or turns learned
- * from each job's bursts), yield, the starvation guard, the background
- * share and deficit round robin among the yellow jobs.
+ * sends next: the green job (in mode fair the job whose burst has the
+ * smallest finish tag, ddl_fair.c; in the rotation modes fixed slices or
+ * turns learned from each job's bursts, and yield), the starvation guard,
+ * the background share and deficit round robin among the yellow jobs.
  *
  * Everything here runs in O(1) per packet: backlogged jobs are a two-level
  * bitmap (64 x 64 bits) and the waiters and DRR rings are lists that only
@@ -34,7 +35,7 @@ void ddl_params_init(struct ddl_params *p)
 {
 	p->limit = DDL_LIMIT_DEFAULT;
 	p->jobs = DDL_JOBS_DEFAULT;
-	p->mode = TC_DDL_MODE_ROTATE;
+	p->mode = TC_DDL_MODE_FAIR;
 	p->slice_us = DDL_SLICE_DEFAULT;
 	p->yield_us = DDL_YIELD_DEFAULT;
 	p->maxwait_us = DDL_MAXWAIT_DEFAULT;
@@ -194,6 +195,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	INIT_LIST_HEAD(&s->rr);
 	INIT_LIST_HEAD(&s->idle);
 	s->periodic = RB_ROOT_CACHED;
+	s->fair = RB_ROOT_CACHED;
+	s->gps = RB_ROOT_CACHED;
 	s->lead_job = DDL_NONE;
 
 	/* hash_32() needs at least one bit. */
@@ -214,6 +217,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 		INIT_HLIST_NODE(&c->key_node);
 		INIT_LIST_HEAD(&c->idle_node);
 		RB_CLEAR_NODE(&c->periodic_node);
+		RB_CLEAR_NODE(&c->fair_node);
+		RB_CLEAR_NODE(&c->gps_node);
 		c->weight = DDL_WEIGHT_DEFAULT;
 	}
 	return 0;
@@ -341,6 +346,14 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 	u64 yield;
 	u32 next;
 
+	if (p->mode == TC_DDL_MODE_FAIR) {
+		next = ddl_fair_first(s);
+		if (next != DDL_NONE && next != s->green)
+			ddl_set_green(s, p, next, s->green == DDL_NONE ?
+				      DDL_TURN_START : DDL_TURN_FAIR, now);
+		return;
+	}
+
 	if (p->mode == TC_DDL_MODE_STATIC) {
 		next = ddl_bm_find(s, 0);
 		if (next != DDL_NONE && next != s->green)
@@ -427,7 +440,9 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
  * @now: current time, ns
  * @reason: set to why the class was chosen
  *
- * Moves green on first (slice end, yield), then picks, in this order: a
+ * Moves green on first (mode fair: to the backlogged job with the smallest
+ * finish tag; the rotation modes: slice end, yield), then picks, in this
+ * order: a
  * class starved for longer than maxwait (the oldest), the background if it
  * is owed its share, the green job, a yellow job (the next in rotated order,
  * by DRR in mode green, the next by minor in mode static), the background.
@@ -523,6 +538,12 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		c->bytes_green += len;
 	else
 		c->bytes_yellow += len;
+	if (idx != bg) {
+		ddl_fair_served(s, len);
+		if (len >= DDL_BURST_PKT_MIN && c->data_qlen &&
+		    !--c->data_qlen)
+			c->empty_since = now;
+	}
 
 	if (reason == DDL_R_GUARD) {
 		s->guard_runs++;
@@ -570,6 +591,7 @@ void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
 	}
 
 	ddl_bm_set(s, idx);
+	ddl_fair_queue(s, c);
 	list_add_tail(&c->rr_node, &s->rr);
 	if (c->deficit <= 0)
 		c->deficit = (s64)DDL_QUANTUM * c->weight;
@@ -602,8 +624,12 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 	}
 
 	ddl_bm_clear(s, idx);
+	ddl_fair_unqueue(s, c);
 	list_del_init(&c->rr_node);
-	c->empty_since = now;
+	if (c->data_qlen) {
+		c->data_qlen = 0;
+		c->empty_since = now;
+	}
 	if (idx == s->green)
 		s->green_empty_since = now;
 	if (c->keyed) {
@@ -613,21 +639,23 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 }
 
 /**
- * ddl_set_weight() - change a class's slice multiplier
+ * ddl_set_weight() - change a class's weight
  * @s: scheduler
  * @p: configuration
  * @idx: class index
  * @weight: DDL_WEIGHT_MIN .. DDL_WEIGHT_MAX
  *
- * A green class's running slice is recomputed from its start; if that end
- * has passed, green moves on at the next ddl_pick().
+ * The weight is the job's share in the fair reference (ddl_fair_weight())
+ * and its slice multiplier in the rotation modes.  A green class's running
+ * slice is recomputed from its start; if that end has passed, green moves
+ * on at the next ddl_pick().
  *
  * Context: under the qdisc lock.
  */
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight)
 {
-	s->cls[idx].weight = weight;
+	ddl_fair_weight(s, idx, weight);
 	if (idx == s->green)
 		s->slice_end = s->slice_start + ddl_turn_ns(s, p, idx);
 }

@@ -23,6 +23,7 @@ TRACE_DEFINE_ENUM(DDL_TURN_START);
 TRACE_DEFINE_ENUM(DDL_TURN_SLICE);
 TRACE_DEFINE_ENUM(DDL_TURN_YIELD);
 TRACE_DEFINE_ENUM(DDL_TURN_STATIC);
+TRACE_DEFINE_ENUM(DDL_TURN_FAIR);
 
 TRACE_DEFINE_ENUM(DDL_DROP_OVERLIMIT);
 TRACE_DEFINE_ENUM(DDL_DROP_FILTER);
@@ -50,7 +51,8 @@ TRACE_EVENT(ddl_turn,
 				       { DDL_TURN_START, "start" },
 				       { DDL_TURN_SLICE, "slice" },
 				       { DDL_TURN_YIELD, "yield" },
-				       { DDL_TURN_STATIC, "static" }))
+				       { DDL_TURN_STATIC, "static" },
+				       { DDL_TURN_FAIR, "fair" }))
 );
 
 TRACE_EVENT(ddl_burst_start,

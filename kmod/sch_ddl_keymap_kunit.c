@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the sch_ddl key map (ddl_keymap.c): keys to job classes,
- * exhaustion, reuse after keyttl, classes bound to filters.
+ * exhaustion, reuse after keyttl, classes bound to filters or claimed by
+ * them.
  *
  * The suite compiles the core units into its own module and drives them
  * through the simulated qdisc of ddl_kunit_sim.h.
@@ -10,6 +11,7 @@
 #include <kunit/test.h>
 
 #include "ddl_sched.c"
+#include "ddl_fair.c"
 #include "ddl_keymap.c"
 #include "ddl_pace.c"
 #include "ddl_predict.c"
@@ -29,6 +31,7 @@ enum ddl_key_op {
 	DDL_K_MAPPED,	/* keys_mapped == arg */
 	DDL_K_OVERFLOW,	/* key_overflow == arg */
 	DDL_K_RECYCLED,	/* key_recycled == arg */
+	DDL_K_CLAIM,	/* a filter or skb->priority chose class arg */
 };
 
 struct ddl_key_step {
@@ -55,6 +58,7 @@ struct ddl_key_case {
 #define K_MAPPED(n)		{ DDL_K_MAPPED, n, 0, 0 }
 #define K_OVERFLOW(n)		{ DDL_K_OVERFLOW, n, 0, 0 }
 #define K_RECYCLED(n)		{ DDL_K_RECYCLED, n, 0, 0 }
+#define K_CLAIM(idx)		{ DDL_K_CLAIM, idx, 0, 0 }
 
 static const struct ddl_key_case ddl_key_cases[] = {
 	{ "distinct_keys_lowest_first", 4, 1000, {
@@ -110,6 +114,19 @@ static const struct ddl_key_case ddl_key_cases[] = {
 	{ "background_bind_ignored", 2, 1000, {
 		K_BIND(DDL_T_BG), K_KEY(10, 0, 0), K_UNBIND(DDL_T_BG),
 		K_KEY(20, 0, 1), K_MAPPED(2) } },
+	/* flow map and skb->priority bind no class: the first packet claims */
+	{ "claimed_never_handed_out", 4, 1000, {
+		K_CLAIM(0), K_CLAIM(2), K_KEY(10, 0, 1), K_KEY(20, 0, 3),
+		K_KEY(30, 0, DDL_NONE), K_MAPPED(2), K_OVERFLOW(1) } },
+	{ "claim_takes_class_from_key", 2, 1000, {
+		K_KEY(10, 0, 0), K_CLAIM(0), K_MAPPED(0), K_KEY(10, 1, 1),
+		K_KEY(20, 1, DDL_NONE), K_MAPPED(1) } },
+	{ "claimed_idle_class_not_recycled", 2, 1000, {
+		K_KEY(10, 0, 0), K_KEY(20, 0, 1), K_CLAIM(0),
+		K_KEY(30, 5000, 1), K_RECYCLED(1), K_MAPPED(1) } },
+	{ "background_claim_ignored", 2, 1000, {
+		K_CLAIM(DDL_T_BG), K_KEY(10, 0, 0), K_KEY(20, 0, 1),
+		K_MAPPED(2) } },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ddl_key, ddl_key_cases, name);
@@ -141,6 +158,9 @@ static void ddl_key_map_test(struct kunit *test)
 		case DDL_K_UNBIND:
 			ddl_unbind(s, idx);
 			break;
+		case DDL_K_CLAIM:
+			ddl_claim(s, idx);
+			break;
 		case DDL_K_ACT:
 			ddl_activate(s, idx, now);
 			break;
@@ -165,9 +185,10 @@ static void ddl_key_map_test(struct kunit *test)
 		}
 	}
 	for (i = 0; i < c->jobs; i++)
-		if (s->cls[i].bound)
+		if (s->cls[i].bound || test_bit(i, s->claimed_bm))
 			KUNIT_EXPECT_FALSE_MSG(test, s->cls[i].keyed,
-					       "bound class %u is keyed", i);
+					       "bound or claimed class %u is keyed",
+					       i);
 }
 
 static const u32 ddl_key_jobs[] = { 1, 2, 3, 64, 100, 1024, 4096 };

@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 
 #include "ddl_sched.c"
+#include "ddl_fair.c"
 #include "ddl_keymap.c"
 #include "ddl_pace.c"
 #include "ddl_predict.c"
@@ -155,11 +156,11 @@ static void ddl_quantile_huge_test(struct kunit *test)
 /* @n packets arrive in job @idx, starting a burst as the glue does. */
 static void ddl_log_enqueue(struct ddl_sim *sim, u32 idx, u32 n)
 {
-	bool empty = !sim->qlen[idx];
+	u32 i;
 
 	ddl_sim_enqueue(sim, idx, n);
-	if (empty)
-		ddl_burst_start(&sim->s, &sim->p, idx, sim->now);
+	for (i = 0; i < n; i++)
+		ddl_arrived(&sim->s, &sim->p, idx, sim->len[idx], sim->now);
 }
 
 /* Send everything queued, one packet per @gap ns. */

@@ -19,12 +19,14 @@
  *   - drop the packet if the qdisc holds limit packets; else append it to its
  *     class and tell the core if the class just became backlogged.
  *
- *   - with a target, a packet of a class other than the green job (and the
- *     job of an open lead window) may get a congestion signal when the
- *     backlog of those classes is above target: CE if it is ECN-capable
- *     and ecn is on, else it is dropped.
- *   - a job that becomes backlogged after an idle gap starts a burst: the
- *     core learns its period and may arm a lead window before the next.
+ *   - with a target, a packet of the background class may get a congestion
+ *     signal when the background's backlog is above target: CE if it is
+ *     ECN-capable and ecn is on, else it is dropped.  Job packets are
+ *     never signalled: waiting for their turn is not a standing queue.
+ *   - a job that becomes backlogged after an idle gap starts a burst with
+ *     its first packet that is not a pure ACK: the core learns its period
+ *     and size, tags it in the fair order and may arm a lead window
+ *     before the next.
  *
  *  dequeue():
  *   - with a rate, nothing leaves before the earliest departure time of
@@ -247,6 +249,7 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 			idx = ddl_minor_to_idx(q, TC_H_MIN(res.classid));
 			if (idx != DDL_NONE) {
 				q->cls_filter++;
+				ddl_claim(&q->s, idx);
 				return idx;
 			}
 		}
@@ -256,6 +259,7 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 		idx = ddl_minor_to_idx(q, TC_H_MIN(skb->priority));
 		if (idx != DDL_NONE) {
 			q->cls_priority++;
+			ddl_claim(&q->s, idx);
 			return idx;
 		}
 	}
@@ -277,46 +281,28 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 	return DDL_BG(&q->s);
 }
 
-static u64 ddl_class_backlog(const struct ddl_sched_data *q, u32 idx)
-{
-	return idx == DDL_NONE ? 0 : q->classes[idx].qstats.backlog;
-}
-
-/* Bytes queued outside the protected classes: green and the lead job. */
-static u64 ddl_other_backlog(struct Qdisc *sch, u32 green, u32 lead)
-{
-	const struct ddl_sched_data *q = qdisc_priv(sch);
-	u64 other = sch->qstats.backlog - ddl_class_backlog(q, green);
-
-	if (lead != green)
-		other -= ddl_class_backlog(q, lead);
-	return other;
-}
-
 /*
  * Standing-queue control for @skb of class @idx.  Return DDL_SIG_NONE, or
  * the signal for which the caller must drop it; a CE mark is applied here.
- * A packet of an empty class did not build the queue (an ACK, ARP, a new
- * flow) and is left alone.  As in
- * fq_codel, an ECN-capable packet is always marked, never dropped: a
- * sender that ignores CE is bounded by the limit only.
+ * Only the background is controlled: job packets that wait for their turn
+ * are scheduled, not a standing queue.  A packet that finds the background
+ * empty did not build the queue (an ACK, ARP, a new flow) and is left
+ * alone.  As in fq_codel, an ECN-capable packet is always marked, never
+ * dropped: a sender that ignores CE is bounded by the limit only.
  */
 static enum ddl_signal ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb,
 				      u32 idx, u64 now)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
-	u32 green = q->s.green, lead;
 	enum ddl_signal sig;
-	u64 other;
 
 	ddl_window(&q->s, &q->params, now);
-	lead = ddl_lead_job(&q->s);
-	if (idx == green || idx == lead || !q->classes[idx].q.qlen)
+	if (idx != DDL_BG(&q->s) || !q->classes[idx].q.qlen)
 		return DDL_SIG_NONE;
 
-	other = ddl_other_backlog(sch, green, lead);
-	sig = ddl_aqm(&q->s, &q->params, other, len, now);
+	sig = ddl_aqm(&q->s, &q->params, q->classes[idx].qstats.backlog, len,
+		      now);
 	if (sig == DDL_SIG_NONE)
 		return DDL_SIG_NONE;
 
@@ -343,6 +329,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	u64 now = ktime_get_ns();
 	enum ddl_signal sig;
 	struct ddl_class *cl;
+	u64 done;
 	int ret;
 	u32 idx;
 
@@ -381,20 +368,18 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
-	if (cl->q.qlen == 1) {
-		u64 done = q->s.bursts_done;
-
+	if (cl->q.qlen == 1)
 		ddl_activate(&q->s, idx, now);
-		if (ddl_burst_start(&q->s, &q->params, idx, now)) {
-			/* This class was empty: all of the backlog is others'. */
-			u64 seen = sch->qstats.backlog;
+	done = q->s.bursts_done;
+	if (ddl_arrived(&q->s, &q->params, idx, len, now)) {
+		/* What other classes held when the burst began. */
+		u64 seen = sch->qstats.backlog + len - cl->qstats.backlog;
 
-			cl->burst_backlog = seen;
-			cl->burst_backlog_max = max(cl->burst_backlog_max, seen);
-			cl->burst_backlog_sum += seen;
-			ddl_trace_burst_end(sch, idx, done);
-			trace_ddl_burst_start(sch, idx + 1, seen);
-		}
+		cl->burst_backlog = seen;
+		cl->burst_backlog_max = max(cl->burst_backlog_max, seen);
+		cl->burst_backlog_sum += seen;
+		ddl_trace_burst_end(sch, idx, done);
+		trace_ddl_burst_start(sch, idx + 1, seen);
 	}
 
 	sch->qstats.backlog += len;
@@ -449,10 +434,8 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	sch->q.qlen--;
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
-	if (q->params.target_bytes)
-		ddl_aqm_drained(&q->s, &q->params,
-				ddl_other_backlog(sch, q->s.green,
-						  ddl_lead_job(&q->s)));
+	if (q->params.target_bytes && idx == DDL_BG(&q->s))
+		ddl_aqm_drained(&q->s, &q->params, cl->qstats.backlog);
 	return skb;
 }
 
@@ -960,9 +943,13 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->lead_job = ddl_lead_job(&q->s) == DDL_NONE ? 0 :
 		       ddl_lead_job(&q->s) + 1;
 	qs->target = q->params.target_bytes;
-	if (q->s.green != DDL_NONE)
+	if (q->s.green != DDL_NONE && q->params.mode != TC_DDL_MODE_FAIR)
 		qs->turn_ns = ddl_turn_ns(&q->s, &q->params, q->s.green);
 	qs->turns_forced = q->s.turns_forced;
+	qs->vtime = q->s.vtime;
+	qs->tag_exts = q->s.tag_exts;
+	qs->fair_jobs = q->s.gps_jobs;
+	qs->claimed = q->s.claimed;
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));
@@ -1125,6 +1112,10 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		cs->burst_p50_us = ddl_hist_quantile(l->hist, l->max_us, 500);
 		cs->burst_p99_us = ddl_hist_quantile(l->hist, l->max_us, 990);
 		memcpy(cs->burst_hist, l->hist, sizeof(cs->burst_hist));
+		cs->vstart = c->vstart;
+		cs->vfinish = c->vfinish;
+		cs->seg_bytes = c->seg_bytes;
+		cs->tag_exts = c->tag_exts;
 	}
 	sch_tree_unlock(sch);
 

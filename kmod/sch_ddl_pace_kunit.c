@@ -13,6 +13,7 @@
 #include <kunit/test.h>
 
 #include "ddl_sched.c"
+#include "ddl_fair.c"
 #include "ddl_keymap.c"
 #include "ddl_pace.c"
 #include "ddl_predict.c"

@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 
 #include "ddl_sched.c"
+#include "ddl_fair.c"
 #include "ddl_keymap.c"
 #include "ddl_pace.c"
 #include "ddl_predict.c"
@@ -119,7 +120,7 @@ struct ddl_learn_case {
 
 static const struct ddl_learn_case ddl_learn_cases[] = {
 	{ "100ms_30000B", 100 * DDL_P_MS, 30000, 0, 0 },
-	{ "100ms_1B", 100 * DDL_P_MS, 1, 0, 0 },
+	{ "100ms_128B", 100 * DDL_P_MS, DDL_BURST_PKT_MIN, 0, 0 },
 	{ "100ms_1MB", 100 * DDL_P_MS, 1000000, 0, 0 },
 	{ "20ms_50000B", 20 * DDL_P_MS, 50000, 0, 0 },
 	{ "100ms_jittered", 100 * DDL_P_MS, 30000, 2 * DDL_P_MS, 3000 },
@@ -194,8 +195,8 @@ static const struct ddl_gap_case ddl_gap_cases[] = {
 KUNIT_ARRAY_PARAM_DESC(ddl_gap, ddl_gap_cases, name);
 
 /*
- * A job's first send is a burst; after that, only a send after its queue
- * stayed empty for yield_us (1 ms with yield off) starts one.  Bytes sent
+ * A job's first send is a burst; after that, only a send after it had no
+ * data queued for yield_us (1 ms with yield off) starts one.  Bytes sent
  * without a new burst count to the running one.
  */
 static void ddl_predict_gap_test(struct kunit *test)
@@ -209,11 +210,40 @@ static void ddl_predict_gap_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, DDL_P_T0, 3000));
 	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
 	KUNIT_EXPECT_EQ(test, cls->cur_bytes, 3000ULL);
-	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, sim->now + c->gap, 1500),
-			c->burst);
+	/* The gap runs from the dequeue of the last data packet. */
+	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, cls->empty_since + c->gap,
+					     1500), c->burst);
 	KUNIT_EXPECT_EQ(test, cls->bursts, c->burst ? 2ULL : 1ULL);
 	KUNIT_EXPECT_EQ(test, sim->s.bursts, c->burst ? 2ULL : 1ULL);
 	KUNIT_EXPECT_EQ(test, cls->cur_bytes, c->burst ? 1500ULL : 4500ULL);
+}
+
+/*
+ * Pure ACKs (a parameter server acknowledging gradients between its
+ * bursts) neither start a burst nor end the quiet time before the next:
+ * data right after an ACK, 5 ms after the last data, starts a burst; the
+ * ACKs' bytes still count to the running burst.
+ */
+static void ddl_predict_acks_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_cls *cls = &sim->s.cls[2];
+	u64 t;
+	u32 i;
+
+	ddl_params_derive(&sim->p);	/* yield 1 ms */
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, DDL_P_T0, 30000));
+	t = cls->empty_since;
+	for (i = 1; i <= 5; i++)
+		KUNIT_EXPECT_FALSE_MSG(test,
+				       ddl_psim_burst(sim, 2, t + i * DDL_P_MS,
+						      66), "ack %u", i);
+	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->cur_bytes, 30000ULL + 5 * 66);
+	KUNIT_EXPECT_EQ(test, cls->empty_since, t);
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, sim->now, 1500));
+	KUNIT_EXPECT_EQ(test, cls->bursts, 2ULL);
+	KUNIT_EXPECT_EQ(test, cls->burst_avg, 30000ULL + 5 * 66);
 }
 
 /*
@@ -1030,6 +1060,7 @@ static struct kunit_case ddl_predict_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_ewma_converges_test, ddl_conv_gen_params),
 	KUNIT_CASE_PARAM(ddl_predict_learn_test, ddl_learn_gen_params),
 	KUNIT_CASE_PARAM(ddl_predict_gap_test, ddl_gap_gen_params),
+	KUNIT_CASE(ddl_predict_acks_test),
 	KUNIT_CASE(ddl_predict_sub_bursts_test),
 	KUNIT_CASE(ddl_predict_first_and_background_test),
 	KUNIT_CASE_PARAM(ddl_predict_window_test, ddl_window_gen_params),

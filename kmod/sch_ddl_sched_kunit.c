@@ -12,6 +12,7 @@
 #include <kunit/test.h>
 
 #include "ddl_sched.c"
+#include "ddl_fair.c"
 #include "ddl_keymap.c"
 #include "ddl_pace.c"
 #include "ddl_predict.c"
@@ -1462,11 +1463,11 @@ static u64 ddl_t_solo_ns(const struct ddl_t_job *jb)
 static void ddl_t_arrive(struct ddl_t_link *l, u32 j)
 {
 	struct ddl_sim *sim = l->sim;
-	bool was_empty = !sim->qlen[j];
+	u32 i;
 
 	ddl_sim_enqueue(sim, j, l->job[j].pkts);
-	if (was_empty)
-		ddl_burst_start(&sim->s, &sim->p, j, sim->now);
+	for (i = 0; i < l->job[j].pkts; i++)
+		ddl_arrived(&sim->s, &sim->p, j, sim->len[j], sim->now);
 	l->job[j].start = sim->now;
 	l->job[j].next = U64_MAX;
 }

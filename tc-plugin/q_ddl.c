@@ -49,6 +49,7 @@ static const char * const ddl_modes[] = {
 	[TC_DDL_MODE_ROTATE]	= "rotate",
 	[TC_DDL_MODE_GREEN]	= "green",
 	[TC_DDL_MODE_STATIC]	= "static",
+	[TC_DDL_MODE_FAIR]	= "fair",
 };
 
 static const char * const ddl_keys[] = {
@@ -63,7 +64,7 @@ static void explain(void)
 {
 	fprintf(stderr,
 		"Usage: ... ddl [ limit PACKETS ] [ jobs N ]\n"
-		"               [ mode rotate|green|static ] [ slice TIME|auto ]\n"
+		"               [ mode fair|rotate|green|static ] [ slice TIME|auto ]\n"
 		"               [ yield TIME|auto ] [ maxwait TIME ] [ bgshare PERCENT ]\n"
 		"               [ key none|sport|dport|mark|dscp ] [ keyttl TIME ]\n"
 		"               [ rate RATE|unlimited ] [ burst BYTES|auto ]\n"
@@ -72,12 +73,15 @@ static void explain(void)
 		"\n"
 		"  limit    maximum packets queued in the qdisc, 1..1048576 (default 10000)\n"
 		"  jobs     number of job classes, 1..4096, fixed at creation (default 16)\n"
-		"  mode     what rotates each slice (default rotate)\n"
-		"  slice    green time of a job of weight 1, 100us..10s; auto: 4 of the\n"
-		"           green job's learned burst periods, handed on between bursts\n"
-		"           (default auto)\n"
-		"  yield    an idle green job hands on after, 0..10s, 0: never; auto: its\n"
-		"           learned burst period (default auto)\n"
+		"  mode     fair: send the burst that per-job fair sharing would finish\n"
+		"           first; rotate, green: green rotates by slices (rotate: with\n"
+		"           the whole order); static: fixed order by minor (default fair)\n"
+		"  slice    modes rotate, green: green time of a job of weight 1,\n"
+		"           100us..10s; auto: 4 of the green job's learned burst periods,\n"
+		"           handed on between bursts (default auto)\n"
+		"  yield    modes rotate, green: an idle green job hands on after,\n"
+		"           0..10s, 0: never; auto: its learned burst period; an explicit\n"
+		"           one is also the gap between bursts (default auto)\n"
 		"  maxwait  starvation guard, 1ms..60s, at least slice (default 500ms)\n"
 		"  bgshare  minimum share of the background class, 0..50%% (default 5%%)\n"
 		"  key      built-in classification key (default sport)\n"
@@ -85,13 +89,14 @@ static void explain(void)
 		"  rate     shaping rate, 1kbit..1Tbit (default unlimited)\n"
 		"  burst    bytes sent at once after idling, up to 64Mb\n"
 		"           (default auto: 4ms at the rate, at least 3028)\n"
-		"  target   standing-queue target in bytes (up to 1Gb) or in time\n"
-		"           at the rate (up to 10s, needs a rate) (default off)\n"
+		"  target   standing-queue target of the background class in bytes\n"
+		"           (up to 1Gb) or in time at the rate (up to 10s, needs a rate)\n"
+		"           (default off)\n"
 		"  interval above target this long: mark or drop, 100us..10s\n"
 		"           (default 10ms)\n"
 		"  ecn      mark ECN-capable packets instead of dropping (default ecn)\n"
-		"  lead     drain this long before a predicted burst, 0..10s,\n"
-		"           0: no prediction; needs a target (default 0)\n"
+		"  lead     drain the background this long before a predicted burst,\n"
+		"           0..10s, 0: no prediction; needs a target (default 0)\n"
 		"  maxperiod longest burst period learned, 1ms..60s,\n"
 		"           more than 2 x lead (default 10s)\n");
 }
@@ -101,7 +106,9 @@ static void cexplain(void)
 	fprintf(stderr,
 		"Usage: ... class ... ddl [ weight W ]\n"
 		"\n"
-		"  weight   slice multiplier of a job class, 1..256 (default 1)\n");
+		"  weight   weight of a job class, 1..256 (default 1): its share of the\n"
+		"           fair reference in mode fair, its slice multiplier in modes\n"
+		"           rotate and green (and DRR quantum in mode green)\n");
 }
 
 /*
@@ -591,6 +598,20 @@ static int ddl_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		  sizeof(((struct tc_ddl_xstats *)0)->field))
 
 /*
+ * Whether the kernel's xstats hold the qdisc fields added with mode fair
+ * (vtime .. claimed).  The union is as long as its longer member, the class
+ * counters, so an older module's qdisc xstats (280 bytes) already cover
+ * them with zero padding: DDL_HAS() cannot tell.  They came with the class
+ * fields vstart .. tag_exts, which made the structure longer: tell them by
+ * its length.
+ */
+#define DDL_HAS_FAIR(len) DDL_HAS(len, class.tag_exts)
+_Static_assert(offsetof(struct tc_ddl_xstats, qdisc) +
+	       sizeof(struct tc_ddl_qd_stats) <=
+	       offsetof(struct tc_ddl_xstats, class.tag_exts) +
+	       sizeof(__u64), "DDL_HAS_FAIR covers the qdisc fields");
+
+/*
  * Text layout of the counters: lines start with two spaces, counters on a
  * line are separated by one; a line whose counters are all missing (older
  * kernel) is left out.  tc ends the last line itself.
@@ -695,6 +716,13 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, qdisc, guard_runs);
 	DDL_CNT(&o, len, *st, qdisc, bgshare_runs);
 	ddl_line(&o);
+	/* Fair order: the reference's virtual time (bytes/weight x 256). */
+	if (DDL_HAS_FAIR(len)) {
+		DDL_CNT(&o, len, *st, qdisc, vtime);
+		DDL_CNT(&o, len, *st, qdisc, fair_jobs);
+		DDL_CNT(&o, len, *st, qdisc, tag_exts);
+		ddl_line(&o);
+	}
 	DDL_CNT(&o, len, *st, qdisc, drop_overlimit);
 	DDL_CNT(&o, len, *st, qdisc, drop_change);
 	DDL_CNT(&o, len, *st, qdisc, drop_filter);
@@ -709,6 +737,8 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 		print_uint(PRINT_ANY, "keys_mapped", "keys_mapped %u",
 			   st->qdisc.keys_mapped);
 	}
+	if (DDL_HAS_FAIR(len))
+		DDL_CNT(&o, len, *st, qdisc, claimed);
 	DDL_CNT(&o, len, *st, qdisc, key_overflow);
 	DDL_CNT(&o, len, *st, qdisc, key_recycled);
 	ddl_line(&o);
@@ -790,6 +820,12 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, class, burst_backlog);
 	DDL_CNT(&o, len, *st, class, burst_backlog_max);
 	DDL_CNT(&o, len, *st, class, burst_backlog_sum);
+	/* Fair order: the current burst's tags and bytes, plain integers. */
+	ddl_line(&o);
+	DDL_CNT(&o, len, *st, class, vstart);
+	DDL_CNT(&o, len, *st, class, vfinish);
+	DDL_CNT(&o, len, *st, class, seg_bytes);
+	DDL_CNT(&o, len, *st, class, tag_exts);
 	/* Burst completion times: quantiles, then the non-empty buckets. */
 	ddl_line(&o);
 	DDL_CNT(&o, len, *st, class, bursts_done);

@@ -65,7 +65,7 @@ expect_eq "debugfs files 0400 root" \
 	"$(stat -c '%a %U' "$D"/* | sort -u | xargs)" "400 root"
 expect_eq "config: jobs, mode, slice, key" \
 	"$(awk '$1 ~ /^(jobs|mode|slice_us|key)$/ {print $2}' "$D/config" | xargs)" \
-	"16 rotate auto sport"
+	"16 fair auto sport"
 expect_eq "classes: a header and 17 classes" "$(wc -l <"$D/classes")" 18
 if grep -qE '(^| )ffff[0-9a-f]{12}' "$D"/*; then
 	fail "debugfs: no kernel pointers"
@@ -102,7 +102,7 @@ echo >$TR/trace
 echo 1 >$TR/events/sch_ddl/enable
 echo 1 >$TR/tracing_on
 run "ddl 4 jobs, rate 1mbit" tc qdisc add dev d0 root handle 1: ddl jobs 4 \
-	rate 1mbit
+	mode rotate rate 1mbit
 for sp in 7001 7002; do
 	python3 -S "$TESTS_DIR/traffic.py" udp-flood 198.18.5.2 9 $sp 3 1000 5 200 \
 		>/dev/null &

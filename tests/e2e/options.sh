@@ -14,7 +14,7 @@ raw() { python3 -S "$TESTS_DIR/nlraw.py" d0 opts "$@" 2>&1; }
 read -r v_jobs v_mode v_slice v_yield v_maxwait v_bgshare v_key v_keyttl \
 	<<<"$(opts jobs mode slice yield maxwait bgshare key keyttl)"
 expect_eq "default jobs" "$v_jobs" 16
-expect_eq "default mode" "$v_mode" rotate
+expect_eq "default mode" "$v_mode" fair
 expect_eq "default slice" "$v_slice" auto
 expect_eq "default yield" "$v_yield" auto
 expect_eq "default maxwait (us)" "$v_maxwait" 500000

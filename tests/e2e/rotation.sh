@@ -42,7 +42,7 @@ scenario() {
 }
 
 # ddl, rotating the whole order; changed mid-run
-scenario ddl jobs 4 slice $slice yield 0 maxwait 30s bgshare 0 ||
+scenario ddl jobs 4 mode rotate slice $slice yield 0 maxwait 30s bgshare 0 ||
 	fail "ddl under tbf"
 if timing; then
 	"${A[@]}" python3 -S "$TESTS_DIR/tcsample.py" a0 10: $(( secs / 2 )) \

@@ -28,7 +28,7 @@ scenario() {
 	"${A[@]}" tc qdisc add dev a0 root handle 1: tbf rate $rate burst 4000 \
 		limit 4000000
 	run "ddl yield $1" "${A[@]}" tc qdisc add dev a0 parent 1:1 handle 10: \
-		ddl jobs 3 slice $slice yield "$1" maxwait 60s bgshare 0
+		ddl jobs 3 mode rotate slice $slice yield "$1" maxwait 60s bgshare 0
 	start_sink "$T/sink.json" $PORTS $(( secs + 90 )) || return 1
 	sink=$SINK
 	# job 1 first, so that it owns class 10:1

@@ -58,6 +58,9 @@ enum tc_ddl_mode {
 	TC_DDL_MODE_ROTATE,	/* rotate the whole order, green first */
 	TC_DDL_MODE_GREEN,	/* rotate green; the others share fairly (DRR) */
 	TC_DDL_MODE_STATIC,	/* fixed order by minor, no rotation */
+	TC_DDL_MODE_FAIR,	/* the burst that per-job fair sharing would
+				 * finish first (the default)
+				 */
 	__TC_DDL_MODE_MAX
 };
 
@@ -126,6 +129,13 @@ struct tc_ddl_qd_stats {
 	/* Rotation */
 	__u64	turn_ns;	/* length of the green job's turn in force */
 	__u64	turns_forced;	/* turns ended while green still had packets */
+	/* Fair order (mode fair): the per-job fair-sharing reference */
+	__u64	vtime;		/* its virtual time, bytes per unit weight x 256 */
+	__u64	tag_exts;	/* burst tags extended: a burst outgrew its size */
+	__u32	fair_jobs;	/* bursts in progress in the reference */
+	__u32	claimed;	/* job classes a filter or skb->priority chose:
+				 * the key never takes them
+				 */
 };
 
 /* Per-class counters (tc -s class show). */
@@ -164,6 +174,11 @@ struct tc_ddl_cl_stats {
 	 * bucket holds everything longer.
 	 */
 	__u32	burst_hist[TC_DDL_HIST_BUCKETS];
+	/* Fair order: the current burst in the per-job reference */
+	__u64	vstart;		/* virtual start tag (as the qdisc's vtime) */
+	__u64	vfinish;	/* virtual finish tag: the lowest is served */
+	__u64	seg_bytes;	/* bytes queued in the current burst */
+	__u64	tag_exts;	/* times its burst outgrew its tag */
 };
 
 enum {

@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the fair order of sch_ddl (ddl_fair.c, mode fair): the
+ * guarantee against per-job fair sharing, checked on random open-loop
+ * arrivals against a fluid GPS simulation and an SRPT simulation of the
+ * same arrivals; and the cases around it: unknown sizes, an underestimated
+ * burst, a job that changes size, weights, one job and 1024 jobs.
+ *
+ * The simulated link sends one byte per nanosecond: a packet of
+ * DDL_F_PKT bytes takes DDL_F_PKT ns.
+ */
+
+#include <kunit/test.h>
+#include <linux/prandom.h>
+#include <linux/sort.h>
+
+#include "ddl_sched.c"
+#include "ddl_fair.c"
+#include "ddl_keymap.c"
+#include "ddl_pace.c"
+#include "ddl_predict.c"
+#include "ddl_log.c"
+
+#define DDL_F_PKT	1500U		/* bytes, and ns on the link */
+#define DDL_F_GAP	20000000ULL	/* ns of silence between rounds */
+#define DDL_F_SCALE	1024ULL		/* fixed point of the fluid simulation */
+#define DDL_F_LEARNED	2		/* a job's bursts from this one on */
+
+/* One burst: its job, size, arrival, and its completion in each system. */
+struct ddl_fburst {
+	u32	job;
+	u32	bytes;
+	u64	arrive;
+	u64	done;		/* sch_ddl, mode fair */
+	u64	done_gps;	/* fluid per-job GPS */
+	u64	done_srpt;	/* preemptive shortest remaining first */
+	u32	nth;		/* the job's nth burst, from 0 */
+};
+
+struct ddl_fsim {
+	struct kunit		*test;
+	struct ddl_sched	s;
+	struct ddl_params	p;
+	u32			jobs;
+	u32			*weight;
+	u32			*size;	/* bytes per burst, per job */
+	struct ddl_fburst	*b;	/* by arrival */
+	u32			nb;
+	u32			cap;
+};
+
+static int ddl_fair_init(struct kunit *test)
+{
+	test->priv = NULL;
+	return 0;
+}
+
+static void ddl_fair_exit(struct kunit *test)
+{
+	struct ddl_fsim *f = test->priv;
+
+	if (f)
+		ddl_sched_destroy(&f->s);
+}
+
+static struct ddl_fsim *ddl_fsim_new(struct kunit *test, u32 jobs, u32 cap)
+{
+	struct ddl_fsim *f;
+	u32 j;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->weight = kunit_kcalloc(test, jobs, sizeof(u32), GFP_KERNEL);
+	f->size = kunit_kcalloc(test, jobs, sizeof(u32), GFP_KERNEL);
+	f->b = kunit_kcalloc(test, cap, sizeof(*f->b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->weight);
+	KUNIT_ASSERT_NOT_NULL(test, f->size);
+	KUNIT_ASSERT_NOT_NULL(test, f->b);
+	f->test = test;
+	f->jobs = jobs;
+	f->cap = cap;
+	ddl_params_init(&f->p);
+	f->p.jobs = jobs;
+	f->p.maxwait_us = DDL_MAXWAIT_MAX;
+	f->p.bgshare = 0;
+	KUNIT_ASSERT_EQ(test, f->p.mode, (u32)TC_DDL_MODE_FAIR);
+	KUNIT_ASSERT_EQ(test, ddl_sched_init(&f->s, jobs), 0);
+	test->priv = f;
+	for (j = 0; j < jobs; j++)
+		f->weight[j] = 1;
+	return f;
+}
+
+static void ddl_fsim_weights(struct ddl_fsim *f)
+{
+	u32 j;
+
+	for (j = 0; j < f->jobs; j++)
+		ddl_set_weight(&f->s, &f->p, j, f->weight[j]);
+}
+
+static void ddl_fsim_add(struct ddl_fsim *f, u32 job, u32 bytes, u64 arrive)
+{
+	KUNIT_ASSERT_LT(f->test, f->nb, f->cap);
+	f->b[f->nb++] = (struct ddl_fburst){ .job = job, .bytes = bytes,
+					      .arrive = arrive };
+}
+
+static int ddl_fburst_cmp(const void *a, const void *b)
+{
+	const struct ddl_fburst *x = a, *y = b;
+
+	if (x->arrive != y->arrive)
+		return x->arrive < y->arrive ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+/* Sort by arrival and number each job's bursts. */
+static void ddl_fsim_seal(struct ddl_fsim *f)
+{
+	u32 *nth, i;
+
+	sort(f->b, f->nb, sizeof(*f->b), ddl_fburst_cmp, NULL);
+	nth = kunit_kcalloc(f->test, f->jobs, sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(f->test, nth);
+	for (i = 0; i < f->nb; i++)
+		f->b[i].nth = nth[f->b[i].job]++;
+}
+
+/*
+ * sch_ddl on the simulated link.  Every burst arrives whole; a job has at
+ * most one burst queued at a time (the generators leave a silence between
+ * rounds).  Returns the packets sent.
+ */
+static u64 ddl_fsim_run(struct ddl_fsim *f)
+{
+	struct kunit *test = f->test;
+	u32 *qlen, *cur, next = 0, left = f->nb, i, idx;
+	enum ddl_reason reason;
+	u64 now = 0, sent = 0;
+
+	qlen = kunit_kcalloc(test, f->jobs, sizeof(u32), GFP_KERNEL);
+	cur = kunit_kcalloc(test, f->jobs, sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qlen);
+	KUNIT_ASSERT_NOT_NULL(test, cur);
+
+	while (left) {
+		for (; next < f->nb && f->b[next].arrive <= now; next++) {
+			struct ddl_fburst *b = &f->b[next];
+			u32 pkts = DIV_ROUND_UP(b->bytes, DDL_F_PKT);
+
+			KUNIT_ASSERT_EQ(test, qlen[b->job], 0);
+			cur[b->job] = next;
+			for (i = 0; i < pkts; i++) {
+				if (!qlen[b->job]++)
+					ddl_activate(&f->s, b->job, b->arrive);
+				ddl_arrived(&f->s, &f->p, b->job, DDL_F_PKT,
+					    b->arrive);
+			}
+		}
+		idx = ddl_pick(&f->s, &f->p, now, &reason);
+		if (idx == DDL_NONE) {
+			KUNIT_ASSERT_LT(test, next, f->nb);
+			now = f->b[next].arrive;
+			continue;
+		}
+		KUNIT_ASSERT_LT(test, idx, f->jobs);
+		KUNIT_ASSERT_GT(test, qlen[idx], 0);
+		ddl_served(&f->s, &f->p, idx, reason, DDL_F_PKT, now);
+		if (!--qlen[idx])
+			ddl_deactivate(&f->s, idx, now);
+		now += DDL_F_PKT;
+		sent++;
+		if (!qlen[idx]) {
+			f->b[cur[idx]].done = now;
+			left--;
+		}
+	}
+	return sent;
+}
+
+/*
+ * Fluid per-job GPS of the same arrivals: the jobs with work share the
+ * link by weight.  Remaining work in bytes times DDL_F_SCALE.
+ */
+static void ddl_fsim_gps(struct ddl_fsim *f)
+{
+	struct kunit *test = f->test;
+	u32 next = 0, left = f->nb, j, wsum;
+	u64 *rem, t = 0, dt, fin;
+	u32 *cur;
+
+	rem = kunit_kcalloc(test, f->jobs, sizeof(u64), GFP_KERNEL);
+	cur = kunit_kcalloc(test, f->jobs, sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rem);
+	KUNIT_ASSERT_NOT_NULL(test, cur);
+
+	while (left) {
+		for (; next < f->nb && f->b[next].arrive <= t; next++) {
+			j = f->b[next].job;
+			KUNIT_ASSERT_EQ(test, rem[j], 0);
+			rem[j] = (u64)roundup(f->b[next].bytes, DDL_F_PKT) *
+				 DDL_F_SCALE;
+			cur[j] = next;
+		}
+		wsum = 0;
+		for (j = 0; j < f->jobs; j++)
+			if (rem[j])
+				wsum += f->weight[j];
+		if (!wsum) {
+			t = f->b[next].arrive;
+			continue;
+		}
+		dt = next < f->nb ? f->b[next].arrive - t : U64_MAX;
+		for (j = 0; j < f->jobs; j++) {
+			if (!rem[j])
+				continue;
+			fin = DIV_ROUND_UP_ULL(rem[j] * wsum,
+					       f->weight[j] * DDL_F_SCALE);
+			dt = min(dt, fin);
+		}
+		for (j = 0; j < f->jobs; j++) {
+			u64 served;
+
+			if (!rem[j])
+				continue;
+			served = div_u64(dt * f->weight[j] * DDL_F_SCALE, wsum);
+			fin = DIV_ROUND_UP_ULL(rem[j] * wsum,
+					       f->weight[j] * DDL_F_SCALE);
+			if (served >= rem[j] || fin <= dt) {
+				rem[j] = 0;
+				f->b[cur[j]].done_gps = t + dt;
+				left--;
+			} else {
+				rem[j] -= served;
+			}
+		}
+		t += dt;
+	}
+}
+
+/* Preemptive SRPT by packets: the burst with the fewest bytes left. */
+static void ddl_fsim_srpt(struct ddl_fsim *f)
+{
+	struct kunit *test = f->test;
+	u32 next = 0, left = f->nb, i, best;
+	u64 t = 0, *rem;
+
+	rem = kunit_kcalloc(test, f->nb, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rem);
+	for (i = 0; i < f->nb; i++)
+		rem[i] = DIV_ROUND_UP(f->b[i].bytes, DDL_F_PKT);
+
+	while (left) {
+		while (next < f->nb && f->b[next].arrive <= t)
+			next++;
+		best = U32_MAX;
+		for (i = 0; i < next; i++)
+			if (rem[i] && (best == U32_MAX || rem[i] < rem[best]))
+				best = i;
+		if (best == U32_MAX) {
+			t = f->b[next].arrive;
+			continue;
+		}
+		t += DDL_F_PKT;
+		if (!--rem[best]) {
+			f->b[best].done_srpt = t;
+			left--;
+		}
+	}
+}
+
+/*
+ * Rounds of bursts: in each, every job bursts with probability 3/4, at a
+ * random time within the round's first half; a silence of DDL_F_GAP
+ * separates the rounds, so every system is empty when the next begins.
+ */
+static void ddl_fsim_rounds(struct ddl_fsim *f, struct rnd_state *rnd,
+			    u32 rounds)
+{
+	u64 t = DDL_F_GAP, total = 0;
+	u32 r, j;
+
+	for (j = 0; j < f->jobs; j++)
+		total += roundup(f->size[j], DDL_F_PKT);
+	for (r = 0; r < rounds; r++) {
+		for (j = 0; j < f->jobs; j++) {
+			if (r >= DDL_F_LEARNED && prandom_u32_state(rnd) % 4 == 0)
+				continue;
+			ddl_fsim_add(f, j, f->size[j],
+				     t + prandom_u32_state(rnd) % total);
+		}
+		t += 2 * total + DDL_F_GAP;
+	}
+	ddl_fsim_seal(f);
+}
+
+struct ddl_fsum {
+	u64	fair;		/* sum of completion times, learned bursts */
+	u64	gps;
+	u64	srpt;
+	u32	late;		/* learned bursts later than GPS + a packet */
+	u32	n;
+	s64	worst;		/* most behind GPS, ns (negative: ahead) */
+};
+
+static void ddl_fsim_check(struct ddl_fsim *f, struct ddl_fsum *sum)
+{
+	u32 i;
+
+	for (i = 0; i < f->nb; i++) {
+		struct ddl_fburst *b = &f->b[i];
+		s64 behind = (s64)b->done - (s64)b->done_gps;
+
+		if (b->nth < DDL_F_LEARNED)
+			continue;
+		sum->n++;
+		sum->fair += b->done - b->arrive;
+		sum->gps += b->done_gps - b->arrive;
+		sum->srpt += b->done_srpt - b->arrive;
+		sum->worst = max(sum->worst, behind);
+		if (behind > (s64)DDL_F_PKT)
+			sum->late++;
+	}
+}
+
+/* The means, and the first burst late against GPS if @f is given. */
+static void ddl_fsum_info(struct kunit *test, const struct ddl_fsim *f,
+			  const struct ddl_fsum *sum)
+{
+	u32 i;
+
+	kunit_info(test, "%u bursts: mean fair %llu gps %llu srpt %llu ns, %u late, worst %lld ns behind gps",
+		   sum->n, div_u64(sum->fair, sum->n),
+		   div_u64(sum->gps, sum->n), div_u64(sum->srpt, sum->n),
+		   sum->late, sum->worst);
+	for (i = 0; f && i < f->nb; i++) {
+		const struct ddl_fburst *b = &f->b[i];
+
+		if (b->nth < DDL_F_LEARNED || b->done <= b->done_gps + DDL_F_PKT)
+			continue;
+		kunit_info(test, "late: job %u burst %u of %u B at %llu: done %llu, gps %llu",
+			   b->job, b->nth, b->bytes, b->arrive, b->done,
+			   b->done_gps);
+		break;
+	}
+}
+
+/* One random scenario of @seed: jobs, sizes and weights, then rounds. */
+static void ddl_fsim_random(struct kunit *test, u32 seed, bool static_order,
+			    struct ddl_fsum *sum)
+{
+	struct rnd_state rnd;
+	struct ddl_fsim *f;
+	u32 jobs, j;
+
+	prandom_seed_state(&rnd, seed);
+	jobs = 2 + prandom_u32_state(&rnd) % 7;
+	f = ddl_fsim_new(test, jobs, jobs * 12);
+	if (static_order)
+		f->p.mode = TC_DDL_MODE_STATIC;
+	for (j = 0; j < jobs; j++) {
+		f->size[j] = (8 + prandom_u32_state(&rnd) % 300) * DDL_F_PKT;
+		f->weight[j] = 1 + (prandom_u32_state(&rnd) % 4 == 0) *
+				   (1 + prandom_u32_state(&rnd) % 3);
+	}
+	ddl_fsim_weights(f);
+	ddl_fsim_rounds(f, &rnd, 12);
+	ddl_fsim_run(f);
+	ddl_fsim_gps(f);
+	ddl_fsim_srpt(f);
+	ddl_fsim_check(f, sum);
+	ddl_fair_exit(test);
+	test->priv = NULL;
+}
+
+#define DDL_F_SEEDS	40
+
+/*
+ * The guarantee: once sizes are learned, no burst completes later than
+ * in per-job GPS plus one packet; and the mean completion time is at most
+ * the GPS mean and within 5/4 of SRPT's (the optimum).
+ */
+static void ddl_fair_guarantee_test(struct kunit *test)
+{
+	struct ddl_fsum sum = { .worst = S64_MIN };
+	u32 seed;
+
+	for (seed = 1; seed <= DDL_F_SEEDS; seed++)
+		ddl_fsim_random(test, seed, false, &sum);
+
+	ddl_fsum_info(test, NULL, &sum);
+	KUNIT_EXPECT_GT(test, sum.n, 1000U);
+	KUNIT_EXPECT_EQ(test, sum.late, 0U);
+	KUNIT_EXPECT_LE(test, sum.worst, (s64)DDL_F_PKT);
+	KUNIT_EXPECT_LE(test, sum.fair, sum.gps);
+	KUNIT_EXPECT_LE(test, sum.fair * 4, sum.srpt * 5);
+}
+
+/*
+ * The check can fail: static priority on the same arrivals makes the jobs
+ * of high minors late against GPS.
+ */
+static void ddl_fair_guarantee_catches_static_test(struct kunit *test)
+{
+	struct ddl_fsum sum = { .worst = S64_MIN };
+	u32 seed;
+
+	for (seed = 1; seed <= DDL_F_SEEDS; seed++)
+		ddl_fsim_random(test, seed, true, &sum);
+
+	kunit_info(test, "static: %u of %u bursts late, worst %lld ns",
+		   sum.late, sum.n, sum.worst);
+	KUNIT_EXPECT_GT(test, sum.late, 0U);
+}
+
+/* 1024 jobs of small bursts, and one job alone: the guarantee holds. */
+static void ddl_fair_many_jobs_test(struct kunit *test)
+{
+	struct ddl_fsum sum = { .worst = S64_MIN };
+	struct rnd_state rnd;
+	struct ddl_fsim *f;
+	u32 j;
+
+	prandom_seed_state(&rnd, 1024);
+	f = ddl_fsim_new(test, 1024, 1024 * 5);
+	for (j = 0; j < f->jobs; j++)
+		f->size[j] = (1 + prandom_u32_state(&rnd) % 6) * DDL_F_PKT;
+	ddl_fsim_rounds(f, &rnd, 5);
+	ddl_fsim_run(f);
+	ddl_fsim_gps(f);
+	ddl_fsim_srpt(f);
+	ddl_fsim_check(f, &sum);
+	ddl_fsum_info(test, f, &sum);
+	KUNIT_EXPECT_GT(test, sum.n, 1000U);
+	KUNIT_EXPECT_EQ(test, sum.late, 0U);
+	KUNIT_EXPECT_LE(test, sum.fair, sum.gps);
+}
+
+static void ddl_fair_one_job_test(struct kunit *test)
+{
+	struct ddl_fsum sum = { .worst = S64_MIN };
+	struct rnd_state rnd;
+	struct ddl_fsim *f;
+	u32 i;
+
+	prandom_seed_state(&rnd, 1);
+	f = ddl_fsim_new(test, 1, 8);
+	f->size[0] = 100 * DDL_F_PKT;
+	ddl_fsim_rounds(f, &rnd, 8);
+	ddl_fsim_run(f);
+	ddl_fsim_gps(f);
+	ddl_fsim_check(f, &sum);
+	/* Alone, every burst leaves at the link's rate. */
+	for (i = 0; i < f->nb; i++)
+		KUNIT_EXPECT_EQ(test, f->b[i].done - f->b[i].arrive,
+				100ULL * DDL_F_PKT);
+	KUNIT_EXPECT_EQ(test, sum.late, 0U);
+	KUNIT_EXPECT_EQ(test, f->s.gps_jobs, 0U);
+	/* Only the first burst, unknown: 64 KiB, then 2 steps to 150 KB. */
+	KUNIT_EXPECT_EQ(test, f->s.tag_exts, 2ULL);
+}
+
+/*
+ * Unknown sizes: least attained service.  Job 0 starts a burst of 1 MB;
+ * job 1's 30 KB burst arrives once job 0 has queued it all: it is served
+ * at once, ahead of job 0's rest.
+ */
+static void ddl_fair_unknown_size_test(struct kunit *test)
+{
+	struct ddl_fsim *f = ddl_fsim_new(test, 2, 2);
+
+	ddl_fsim_add(f, 0, 700 * DDL_F_PKT, DDL_F_GAP);
+	ddl_fsim_add(f, 1, 20 * DDL_F_PKT, DDL_F_GAP + 50 * DDL_F_PKT);
+	ddl_fsim_seal(f);
+	ddl_fsim_run(f);
+	KUNIT_EXPECT_EQ(test, f->b[1].done, DDL_F_GAP + 70ULL * DDL_F_PKT);
+	KUNIT_EXPECT_EQ(test, f->b[0].done, DDL_F_GAP + 720ULL * DDL_F_PKT);
+	KUNIT_EXPECT_GT(test, f->s.cls[0].tag_exts, 0ULL);
+	KUNIT_EXPECT_EQ(test, f->s.cls[1].tag_exts, 0ULL);
+}
+
+/* Send bursts of @size of job 0 and of @other of job 1, each alone. */
+static void ddl_fair_learn(struct ddl_fsim *f, u32 size0, u32 size1,
+			   u32 times)
+{
+	u64 t = DDL_F_GAP;
+	u32 i;
+
+	for (i = 0; i < times; i++) {
+		ddl_fsim_add(f, 0, size0, t);
+		ddl_fsim_add(f, 1, size1, t + (u64)(size0 + size1) * 2);
+		t += 4ULL * (size0 + size1) + DDL_F_GAP;
+	}
+}
+
+/*
+ * An underestimate cannot buy priority.  Both jobs learn 100-packet
+ * bursts; then job 0 sends 400 packets and job 1, later, 100: job 0's tag
+ * grows past job 1's, and job 1 finishes first, as under GPS.
+ */
+static void ddl_fair_underestimate_test(struct kunit *test)
+{
+	struct ddl_fsim *f = ddl_fsim_new(test, 2, 16);
+	u64 t, exts;
+
+	ddl_fair_learn(f, 100 * DDL_F_PKT, 100 * DDL_F_PKT, 4);
+	t = f->b[f->nb - 1].arrive + 10 * DDL_F_GAP;
+	ddl_fsim_add(f, 0, 400 * DDL_F_PKT, t);
+	ddl_fsim_add(f, 1, 100 * DDL_F_PKT, t + 50 * DDL_F_PKT);
+	ddl_fsim_seal(f);
+	ddl_fsim_run(f);
+	ddl_fsim_gps(f);
+	exts = f->s.cls[0].tag_exts;
+	KUNIT_EXPECT_GT(test, exts, 0ULL);
+	KUNIT_EXPECT_LT(test, f->b[f->nb - 1].done, f->b[f->nb - 2].done);
+	KUNIT_EXPECT_LE(test, f->b[f->nb - 1].done,
+			f->b[f->nb - 1].done_gps + DDL_F_PKT);
+}
+
+/*
+ * A job that changes size: learned at 300 packets, it then sends bursts
+ * of 30.  Its tag follows (the learned size moves toward 30 packets) and,
+ * against a 100-packet job arriving with it, it goes first again.
+ */
+static void ddl_fair_size_change_test(struct kunit *test)
+{
+	struct ddl_fsim *f = ddl_fsim_new(test, 2, 64);
+	u64 t = DDL_F_GAP;
+	u32 i;
+
+	for (i = 0; i < 12; i++) {
+		ddl_fsim_add(f, 0, (i < 4 ? 300 : 30) * DDL_F_PKT, t);
+		ddl_fsim_add(f, 1, 100 * DDL_F_PKT, t + DDL_F_PKT / 2);
+		t += 1000ULL * DDL_F_PKT + DDL_F_GAP;
+	}
+	ddl_fsim_seal(f);
+	ddl_fsim_run(f);
+	/* While learned at 300, job 1's 100 packets go first. */
+	KUNIT_EXPECT_LT(test, f->b[7].done, f->b[6].done);
+	/* Learned down: the last bursts of job 0 go first. */
+	KUNIT_EXPECT_LT(test, f->b[22].done, f->b[23].done);
+	KUNIT_EXPECT_LT(test, f->s.cls[0].burst_avg, 100ULL * DDL_F_PKT);
+}
+
+/*
+ * Weights: two bursts of 200 packets at once, job 1 of weight 3.  Under
+ * GPS job 1 finishes first (at 4/3 of its size's time); so it does here,
+ * alone, in its size's time.
+ */
+static void ddl_fair_weight_test(struct kunit *test)
+{
+	struct ddl_fsim *f = ddl_fsim_new(test, 2, 16);
+	u64 t;
+
+	f->weight[1] = 3;
+	ddl_fsim_weights(f);
+	ddl_fair_learn(f, 200 * DDL_F_PKT, 200 * DDL_F_PKT, 3);
+	t = f->b[f->nb - 1].arrive + 10 * DDL_F_GAP;
+	ddl_fsim_add(f, 0, 200 * DDL_F_PKT, t);
+	ddl_fsim_add(f, 1, 200 * DDL_F_PKT, t);
+	ddl_fsim_seal(f);
+	ddl_fsim_run(f);
+	ddl_fsim_gps(f);
+	KUNIT_EXPECT_EQ(test, f->b[f->nb - 1].done - t, 200ULL * DDL_F_PKT);
+	KUNIT_EXPECT_EQ(test, f->b[f->nb - 2].done - t, 400ULL * DDL_F_PKT);
+	KUNIT_EXPECT_LE(test, f->b[f->nb - 1].done, f->b[f->nb - 1].done_gps);
+	KUNIT_EXPECT_LE(test, f->b[f->nb - 2].done, f->b[f->nb - 2].done_gps);
+}
+
+/*
+ * Identical jobs that burst at once are served one after another, in a
+ * stable order: the same job first every round.
+ */
+static void ddl_fair_stable_order_test(struct kunit *test)
+{
+	struct ddl_fsim *f = ddl_fsim_new(test, 4, 40);
+	u64 t = DDL_F_GAP;
+	u32 r, j, first = U32_MAX;
+
+	for (r = 0; r < 10; r++) {
+		for (j = 0; j < 4; j++)
+			ddl_fsim_add(f, j, 100 * DDL_F_PKT, t);
+		t += 1000ULL * DDL_F_PKT + DDL_F_GAP;
+	}
+	ddl_fsim_seal(f);
+	ddl_fsim_run(f);
+	for (r = DDL_F_LEARNED; r < 10; r++) {
+		u64 start = f->b[r * 4].arrive;
+		u32 k;
+
+		for (j = 0; j < 4; j++) {
+			struct ddl_fburst *b = &f->b[r * 4 + j];
+
+			/* Serial: each ends at a multiple of a burst. */
+			k = div_u64(b->done - start, 100 * DDL_F_PKT);
+			KUNIT_EXPECT_EQ(test, b->done - start,
+					(u64)k * 100 * DDL_F_PKT);
+			if (k == 1 && first == U32_MAX)
+				first = b->job;
+			if (k == 1)
+				KUNIT_EXPECT_EQ(test, b->job, first);
+		}
+	}
+}
+
+static struct kunit_case ddl_fair_test_cases[] = {
+	KUNIT_CASE_SLOW(ddl_fair_guarantee_test),
+	KUNIT_CASE_SLOW(ddl_fair_guarantee_catches_static_test),
+	KUNIT_CASE_SLOW(ddl_fair_many_jobs_test),
+	KUNIT_CASE(ddl_fair_one_job_test),
+	KUNIT_CASE(ddl_fair_unknown_size_test),
+	KUNIT_CASE(ddl_fair_underestimate_test),
+	KUNIT_CASE(ddl_fair_size_change_test),
+	KUNIT_CASE(ddl_fair_weight_test),
+	KUNIT_CASE(ddl_fair_stable_order_test),
+	{}
+};
+
+static struct kunit_suite ddl_fair_test_suite = {
+	.name = "sch_ddl_fair",
+	.init = ddl_fair_init,
+	.exit = ddl_fair_exit,
+	.test_cases = ddl_fair_test_cases,
+};
+
+kunit_test_suite(ddl_fair_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the sch_ddl fair order");
+MODULE_LICENSE("GPL");
