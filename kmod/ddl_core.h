@@ -50,7 +50,7 @@
 #define DDL_AUTO_TURN_PERIODS	4U
 #define DDL_AUTO_CAP_US		200000U
 
-#define DDL_MAXWAIT_DEFAULT	500000U	/* us */
+#define DDL_MAXWAIT_DEFAULT	100000U	/* us: half TCP's minimum RTO */
 #define DDL_MAXWAIT_MIN		1000U
 #define DDL_MAXWAIT_MAX		60000000U
 
@@ -129,7 +129,7 @@
  *	DDL_AUTO_TURN_PERIODS of the green job's learned period (ddl_turn_ns())
  * @yield_us: a green job whose queue stays empty this long yields; 0: never;
  *	TC_DDL_AUTO: its learned period (ddl_yield_ns())
- * @maxwait_us: a backlogged class unserved this long is served at once
+ * @maxwait_us: a class whose head packet waited this long is served at once
  * @bgshare: minimum share of the background class while backlogged, percent
  * @key: enum tc_ddl_key, the built-in classification key
  * @keyttl_ms: an empty keyed class idle this long may take a new key
@@ -199,7 +199,7 @@ enum ddl_drop_why {
 
 /**
  * enum ddl_reason - why ddl_pick() chose a class
- * @DDL_R_GUARD: the starvation guard: the class waited longer than maxwait
+ * @DDL_R_GUARD: the starvation guard: its head waited longer than maxwait
  * @DDL_R_BGSHARE: the background class is owed its minimum share
  * @DDL_R_GREEN: the green job
  * @DDL_R_YELLOW: a job behind green, green having nothing to send
@@ -278,6 +278,8 @@ struct ddl_job_log {
  * @key_node: in the key hash while @keyed
  * @idle_node: on &ddl_sched.idle while keyed with an empty queue
  * @wait_since: last service, or when the class became backlogged
+ * @head_since: when its head packet was queued, as the glue tells
+ *	(ddl_head_queued()); else @wait_since
  * @idle_since: when a keyed class last became empty
  * @deficit: DRR deficit in bytes
  * @bound: number of tc filters bound to the class (changed under RTNL)
@@ -322,6 +324,7 @@ struct ddl_cls {
 	struct hlist_node	key_node;
 	struct list_head	idle_node;
 	u64			wait_since;
+	u64			head_since;
 	u64			idle_since;
 	s64			deficit;
 	u32			bound;
@@ -526,6 +529,7 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	     enum ddl_reason *reason);
 void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		enum ddl_reason reason, u32 len, u64 now);
+void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since);
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight);
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,

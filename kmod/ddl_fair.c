@@ -17,7 +17,7 @@
  *
  * While a job's size is not learned, its burst is tagged with
  * DDL_FAIR_QUANTUM bytes; whenever the bytes queued in a burst outgrow its
- * tag, the tag is extended by a quarter of the burst so far (at least
+ * tag, the tag is extended by an eighth of the burst so far (at least
  * DDL_FAIR_QUANTUM, at most DDL_FAIR_STEP_MAX): least attained service in
  * coarse steps, and an underestimate cannot buy priority.  The extended
  * work also enters the reference, so the reference never runs out of work
@@ -180,7 +180,7 @@ void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
  * @idx: job class index
  * @len: bytes
  *
- * A burst that outgrows its tag has it extended by a quarter of what it
+ * A burst that outgrows its tag has it extended by an eighth of what it
  * was given so far (DDL_FAIR_QUANTUM .. DDL_FAIR_STEP_MAX), at least by
  * the excess,
  * from V if the reference had already finished it.
@@ -197,7 +197,7 @@ void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 	if (c->seg_bytes <= c->budget)
 		return;
 
-	step = clamp_t(u64, c->budget / 4, DDL_FAIR_QUANTUM, DDL_FAIR_STEP_MAX);
+	step = clamp_t(u64, c->budget / 8, DDL_FAIR_QUANTUM, DDL_FAIR_STEP_MAX);
 	step = max(step, c->seg_bytes - c->budget);
 	c->budget += step;
 	c->tag_exts++;

@@ -442,10 +442,10 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
  *
  * Moves green on first (mode fair: to the backlogged job with the smallest
  * finish tag; the rotation modes: slice end, yield), then picks, in this
- * order: a
- * class starved for longer than maxwait (the oldest), the background if it
- * is owed its share, the green job, a yellow job (the next in rotated order,
- * by DRR in mode green, the next by minor in mode static), the background.
+ * order: the class served least recently if its head packet has waited
+ * longer than maxwait, the background if it is owed its share, the green
+ * job, a yellow job (the next in rotated order, by DRR in mode green, the
+ * next by minor in mode static), the background.
  * The caller then sends one packet of the class and reports it with
  * ddl_served().
  *
@@ -464,7 +464,7 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	ddl_advance(s, p, now);
 
 	idx = list_first_entry(&s->waiters, struct ddl_cls, wait_node) - s->cls;
-	if (now - s->cls[idx].wait_since >
+	if (now - s->cls[idx].head_since >
 	    (u64)p->maxwait_us * NSEC_PER_USEC_U64) {
 		*reason = DDL_R_GUARD;
 		return idx;
@@ -520,6 +520,7 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	u32 bg = DDL_BG(s);
 
 	c->wait_since = now;
+	c->head_since = now;
 	list_move_tail(&c->wait_node, &s->waiters);
 	c->cur_bytes += len;
 
@@ -568,6 +569,25 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 }
 
 /**
+ * ddl_head_queued() - when the head packet of a class was queued
+ * @s: scheduler
+ * @idx: class index, backlogged
+ * @since: its enqueue time, ns
+ *
+ * Call after ddl_served() when the class still holds packets: the guard
+ * then bounds how long a packet waits, not only the gaps between two of a
+ * class's packets.  A TCP flow whose packets wait less than its minimum
+ * RTO keeps its timers: a job that waits for its turn loses no state.
+ * Without the call the guard counts from the class's last service.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
+{
+	s->cls[idx].head_since = since;
+}
+
+/**
  * ddl_activate() - a class's queue went from empty to non-empty
  * @s: scheduler
  * @idx: class index
@@ -583,6 +603,7 @@ void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
 		return;
 	c->backlogged = true;
 	c->wait_since = now;
+	c->head_since = now;
 	list_add_tail(&c->wait_node, &s->waiters);
 
 	if (idx == DDL_BG(s)) {

@@ -16,8 +16,9 @@
  *   - classify: tc filters, then skb->priority (major == our handle), then
  *     the built-in key (ports, mark or DSCP map to a class of their own),
  *     else the background class.
- *   - drop the packet if the qdisc holds limit packets; else append it to its
- *     class and tell the core if the class just became backlogged.
+ *   - drop the packet if the qdisc holds limit packets; else stamp it with
+ *     the time, append it to its class and tell the core if the class just
+ *     became backlogged.
  *
  *   - with a target, a packet of the background class may get a congestion
  *     signal when the background's backlog is above target: CE if it is
@@ -33,7 +34,10 @@
  *     the next packet; the watchdog (an hrtimer) wakes us then.  It is
  *     armed only while packets are queued.
  *   - the core picks the class (starvation guard, background share, green,
- *     yellow, background; see ddl_sched.c) and we send its head packet.
+ *     yellow, background; see ddl_sched.c) and we send its head packet,
+ *     then tell the core when the next head was queued: the guard serves a
+ *     class whose head waited maxwait, so no TCP flow of a waiting job
+ *     sits in the queue past its minimum RTO.
  *
  *  change():
  *   - validate every attribute before touching anything; a refused change
@@ -66,6 +70,17 @@
 
 #define CREATE_TRACE_POINTS
 #include "ddl_trace.h"
+
+/* What sch_ddl keeps in a queued packet's control block. */
+struct ddl_skb_cb {
+	u64	enqueued;	/* ns */
+};
+
+static struct ddl_skb_cb *ddl_skb_cb(const struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct ddl_skb_cb));
+	return (struct ddl_skb_cb *)qdisc_skb_cb(skb)->data;
+}
 
 /* Longest the watchdog may fire late; the burst credit makes up for it. */
 #define DDL_SLACK_MAX_NS	(250 * NSEC_PER_USEC)
@@ -366,6 +381,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		}
 	}
 
+	ddl_skb_cb(skb)->enqueued = now;
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	if (cl->q.qlen == 1)
@@ -430,6 +446,9 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	ddl_served(&q->s, &q->params, idx, reason, len, now);
 	if (!cl->q.qlen)
 		ddl_deactivate(&q->s, idx, now);
+	else
+		ddl_head_queued(&q->s, idx,
+				ddl_skb_cb(cl->q.head)->enqueued);
 
 	sch->q.qlen--;
 	qdisc_qstats_backlog_dec(sch, skb);
@@ -505,6 +524,9 @@ static void ddl_shrink(struct Qdisc *sch, u64 now)
 		}
 		if (!cl->q.qlen)
 			ddl_deactivate(&q->s, i, now);
+		else
+			ddl_head_queued(&q->s, i,
+					ddl_skb_cb(cl->q.head)->enqueued);
 	}
 	while (excess) {
 		struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
