@@ -16,10 +16,11 @@
  * packet (open loop: the same arrivals in both).
  *
  * While a job's size is not learned, its burst is tagged with
- * DDL_FAIR_QUANTUM bytes; whenever the bytes queued in a burst outgrow its
- * tag, the tag is extended by an eighth of the burst so far (at least
- * DDL_FAIR_QUANTUM, at most DDL_FAIR_STEP_MAX): least attained service in
- * coarse steps, and an underestimate cannot buy priority.  The extended
+ * DDL_FAIR_QUANTUM bytes, and the tag doubles whenever the bytes queued
+ * outgrow it; a burst that outgrows a learned size has its tag extended by
+ * an eighth of it (at least DDL_FAIR_QUANTUM, at most DDL_FAIR_STEP_MAX):
+ * least attained service in coarse steps, and an underestimate cannot buy
+ * priority.  The extended
  * work also enters the reference, so the reference never runs out of work
  * before the real link; when the link has no job left to send, the
  * reference is emptied (what it held was tags that were too large).
@@ -180,9 +181,11 @@ void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
  * @idx: job class index
  * @len: bytes
  *
- * A burst that outgrows its tag has it extended by an eighth of what it
- * was given so far (DDL_FAIR_QUANTUM .. DDL_FAIR_STEP_MAX), at least by
- * the excess,
+ * A burst that outgrows its tag has it extended: by an eighth of what it
+ * was given so far (DDL_FAIR_QUANTUM .. DDL_FAIR_STEP_MAX) if its size was
+ * learned, else by all of it (at most DDL_FAIR_STEP_MAX), so that bursts of
+ * unknown size that start together are served in a few rounds of doubling
+ * shares rather than in small turns; at least by the excess,
  * from V if the reference had already finished it.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the tag
@@ -197,7 +200,11 @@ void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 	if (c->seg_bytes <= c->budget)
 		return;
 
-	step = clamp_t(u64, c->budget / 8, DDL_FAIR_QUANTUM, DDL_FAIR_STEP_MAX);
+	if (c->samples && c->burst_avg)	/* a learned size: fine steps */
+		step = clamp_t(u64, c->budget / 8, DDL_FAIR_QUANTUM,
+			       DDL_FAIR_STEP_MAX);
+	else				/* none: the tag doubles */
+		step = min_t(u64, c->budget, DDL_FAIR_STEP_MAX);
 	step = max(step, c->seg_bytes - c->budget);
 	c->budget += step;
 	c->tag_exts++;
