@@ -51,6 +51,14 @@
 #define DDL_AUTO_CAP_US		200000U
 
 #define DDL_MAXWAIT_DEFAULT	100000U	/* us: half TCP's minimum RTO */
+
+/*
+ * A class the guard served waits at least maxwait / DDL_GUARD_SPLIT for its
+ * next guard packet: a waiting job's TCP flows, up to DDL_GUARD_SPLIT in a
+ * class, each get a packet out before their minimum RTO, and a flood that
+ * never backs off takes no more than that.
+ */
+#define DDL_GUARD_SPLIT		8U
 #define DDL_MAXWAIT_MIN		1000U
 #define DDL_MAXWAIT_MAX		60000000U
 

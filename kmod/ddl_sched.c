@@ -443,7 +443,8 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
  * Moves green on first (mode fair: to the backlogged job with the smallest
  * finish tag; the rotation modes: slice end, yield), then picks, in this
  * order: the class served least recently if its head packet has waited
- * longer than maxwait, the background if it is owed its share, the green
+ * longer than maxwait and the class was not served for maxwait /
+ * DDL_GUARD_SPLIT, the background if it is owed its share, the green
  * job, a yellow job (the next in rotated order, by DRR in mode green, the
  * next by minor in mode static), the background.
  * The caller then sends one packet of the class and reports it with
@@ -456,6 +457,7 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	     enum ddl_reason *reason)
 {
 	struct ddl_cls *bg = &s->cls[DDL_BG(s)];
+	u64 maxwait;
 	u32 idx;
 
 	if (list_empty(&s->waiters))
@@ -464,8 +466,9 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	ddl_advance(s, p, now);
 
 	idx = list_first_entry(&s->waiters, struct ddl_cls, wait_node) - s->cls;
-	if (now - s->cls[idx].head_since >
-	    (u64)p->maxwait_us * NSEC_PER_USEC_U64) {
+	maxwait = (u64)p->maxwait_us * NSEC_PER_USEC_U64;
+	if (now - s->cls[idx].head_since > maxwait &&
+	    now - s->cls[idx].wait_since > maxwait / DDL_GUARD_SPLIT) {
 		*reason = DDL_R_GUARD;
 		return idx;
 	}

@@ -19,7 +19,7 @@ expect_eq "param jobs default" "$(cat $P/jobs)" 16
 expect_eq "param slice default" "$(cat $P/slice)" auto
 expect_eq "param yield default" "$(cat $P/yield)" auto
 expect_eq "param key default" "$(cat $P/key)" sport
-expect_eq "param maxwait default" "$(cat $P/maxwait)" 500000
+expect_eq "param maxwait default" "$(cat $P/maxwait)" 100000
 expect_eq "param debugfs is read-only" "$(stat -c %a $P/debugfs)" 444
 expect_eq "param jobs is root-writable" "$(stat -c %a $P/jobs)" 644
 # bash, not dash: dash says "I/O error" for every failed write.
@@ -39,7 +39,7 @@ expect_fail "param key ip refused" "$BAD" setp key ip
 expect_fail "param debugfs cannot change" "$BAD" setp debugfs 0
 expect_eq "params kept after refusals" \
 	"$(cat $P/jobs $P/key $P/slice $P/yield $P/maxwait | xargs)" \
-	"8 dport 2000 auto 500000"
+	"8 dport 2000 auto 100000"
 
 dummy_dev d0
 ip addr add 198.18.5.1/24 dev d0

@@ -17,7 +17,7 @@ expect_eq "default jobs" "$v_jobs" 16
 expect_eq "default mode" "$v_mode" fair
 expect_eq "default slice" "$v_slice" auto
 expect_eq "default yield" "$v_yield" auto
-expect_eq "default maxwait (us)" "$v_maxwait" 500000
+expect_eq "default maxwait (us)" "$v_maxwait" 100000
 expect_eq "default bgshare" "$v_bgshare" 5
 expect_eq "default key" "$v_key" sport
 expect_eq "default keyttl (ms)" "$v_keyttl" 1000
@@ -30,7 +30,7 @@ expect_fail "explicit slice above maxwait refused" \
 	tc qdisc change dev d0 root handle 1: ddl slice 2ms yield auto
 expect_eq "config kept" "$(opts slice yield maxwait)" "auto 40000 1000"
 run "back to the defaults" tc qdisc change dev d0 root handle 1: ddl \
-	slice auto yield auto maxwait 500ms
+	slice auto yield auto maxwait 100ms
 expect_eq "auto again" "$(opts slice yield)" "auto auto"
 expect_match "tc prints slice auto yield auto" "$(tc qdisc show dev d0)" \
 	'slice auto yield auto'
