@@ -346,6 +346,15 @@ static void ddl_fsum_info(struct kunit *test, const struct ddl_fsim *f,
 	}
 }
 
+/* The arrivals of @f through sch_ddl, GPS and SRPT, checked into @sum. */
+static void ddl_fsim_all(struct ddl_fsim *f, struct ddl_fsum *sum)
+{
+	ddl_fsim_run(f);
+	ddl_fsim_gps(f);
+	ddl_fsim_srpt(f);
+	ddl_fsim_check(f, sum);
+}
+
 /* One random scenario of @seed: jobs, sizes and weights, then rounds. */
 static void ddl_fsim_random(struct kunit *test, u32 seed, bool static_order,
 			    struct ddl_fsum *sum)
@@ -366,10 +375,7 @@ static void ddl_fsim_random(struct kunit *test, u32 seed, bool static_order,
 	}
 	ddl_fsim_weights(f);
 	ddl_fsim_rounds(f, &rnd, 12);
-	ddl_fsim_run(f);
-	ddl_fsim_gps(f);
-	ddl_fsim_srpt(f);
-	ddl_fsim_check(f, sum);
+	ddl_fsim_all(f, sum);
 	ddl_fair_exit(test);
 	test->priv = NULL;
 }
@@ -414,7 +420,7 @@ static void ddl_fair_guarantee_catches_static_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, sum.late, 0U);
 }
 
-/* 1024 jobs of small bursts, and one job alone: the guarantee holds. */
+/* 1024 jobs of small bursts: the guarantee holds. */
 static void ddl_fair_many_jobs_test(struct kunit *test)
 {
 	struct ddl_fsum sum = { .worst = S64_MIN };
@@ -427,16 +433,14 @@ static void ddl_fair_many_jobs_test(struct kunit *test)
 	for (j = 0; j < f->jobs; j++)
 		f->size[j] = (1 + prandom_u32_state(&rnd) % 6) * DDL_F_PKT;
 	ddl_fsim_rounds(f, &rnd, 5);
-	ddl_fsim_run(f);
-	ddl_fsim_gps(f);
-	ddl_fsim_srpt(f);
-	ddl_fsim_check(f, &sum);
+	ddl_fsim_all(f, &sum);
 	ddl_fsum_info(test, f, &sum);
 	KUNIT_EXPECT_GT(test, sum.n, 1000U);
 	KUNIT_EXPECT_EQ(test, sum.late, 0U);
 	KUNIT_EXPECT_LE(test, sum.fair, sum.gps);
 }
 
+/* One job: every burst at the link's rate, nothing left in the reference. */
 static void ddl_fair_one_job_test(struct kunit *test)
 {
 	struct ddl_fsum sum = { .worst = S64_MIN };
@@ -448,16 +452,14 @@ static void ddl_fair_one_job_test(struct kunit *test)
 	f = ddl_fsim_new(test, 1, 8);
 	f->size[0] = 100 * DDL_F_PKT;
 	ddl_fsim_rounds(f, &rnd, 8);
-	ddl_fsim_run(f);
-	ddl_fsim_gps(f);
-	ddl_fsim_check(f, &sum);
+	ddl_fsim_all(f, &sum);
 	/* Alone, every burst leaves at the link's rate. */
 	for (i = 0; i < f->nb; i++)
 		KUNIT_EXPECT_EQ(test, f->b[i].done - f->b[i].arrive,
 				100ULL * DDL_F_PKT);
 	KUNIT_EXPECT_EQ(test, sum.late, 0U);
 	KUNIT_EXPECT_EQ(test, f->s.gps_jobs, 0U);
-	/* Only the first burst, unknown: 64 KiB, then 2 steps to 150 KB. */
+	/* Only the first burst, of unknown size: 64 KiB doubled twice. */
 	KUNIT_EXPECT_EQ(test, f->s.tag_exts, 2ULL);
 }
 
