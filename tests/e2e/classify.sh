@@ -64,16 +64,18 @@ expect_eq "cls_priority" "$(qf cls_priority)" 4
 burst 7301 2 0 0 0x200003
 expect_eq "priority of another major is ignored" "$(cpkts 3)" 4
 
-# The key: free classes are 1 2 3 4 8 (5 6 7 have filters bound); 10:3
-# already got priority traffic but is not bound, so the key may use it.
-# 7301 above took 10:1.
+# The key: free classes are 1 2 4 8.  5 6 7 have filters bound, and 10:3
+# got priority traffic: a class that a filter or skb->priority chose is
+# never keyed, so one job's traffic never shares a class with keyed
+# packets of another.  7301 above took 10:1.
 expect_eq "first key took the lowest free class" "$(ckey 1)" 7301
-for sp in 8002 8003 8004 8005; do burst $sp 2; done
+for sp in 8002 8003 8004; do burst $sp 2; done
 expect_eq "key 8002 -> 10:2" "$(ckey 2)" 8002
-expect_eq "key 8003 -> 10:3" "$(ckey 3)" 8003
-expect_eq "key 8004 -> 10:4" "$(ckey 4)" 8004
-expect_eq "key 8005 -> 10:8 (5-7 bound to filters)" "$(ckey 8)" 8005
-expect_eq "keys_mapped" "$(qf keys_mapped)" 5
+expect_eq "key 8003 -> 10:4 (10:3 claimed by priority)" "$(ckey 4)" 8003
+expect_eq "key 8004 -> 10:8 (5-7 bound to filters)" "$(ckey 8)" 8004
+expect_eq "10:3 holds no key" "$(ckey 3)" missing
+expect_eq "claimed: 10:3 by priority, 10:5-7 by filters" "$(qf claimed)" 4
+expect_eq "keys_mapped" "$(qf keys_mapped)" 4
 bg0=$(cpkts ffff)
 burst 8006 3
 expect_eq "no free class: to the background" $(( $(cpkts ffff) - bg0 )) 3
