@@ -1099,9 +1099,43 @@ static void ddl_guard_bgshare_test(struct kunit *test)
 				div64_u64(sim->bytes[bg], c->bg_len));
 }
 
+/*
+ * The guard counts from the head packet's enqueue time when the glue tells
+ * it (ddl_head_queued()): job 1's packets all queued at 0 go out one per
+ * maxwait / DDL_GUARD_SPLIT once the first has waited maxwait; told
+ * nothing, the guard waits a whole maxwait between two of them.
+ */
+static void ddl_guard_head_age_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 2);
+	u64 maxwait = 100 * DDL_T_MS, split = maxwait / DDL_GUARD_SPLIT;
+	u64 t;
+
+	sim->p.mode = TC_DDL_MODE_STATIC;
+	sim->p.maxwait_us = div_u64(maxwait, DDL_T_US);
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	ddl_sim_enqueue(sim, 1, 3);
+
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, maxwait), 0U);
+	t = maxwait + 1;
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t), 1U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GUARD);
+	ddl_head_queued(&sim->s, 1, 0);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + split), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + split + 1), 1U);
+	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GUARD);
+	/* Not told: the next head counts from this service. */
+	t += split + 1;
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + 2 * split), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + maxwait), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + maxwait + 1), 1U);
+	KUNIT_EXPECT_EQ(test, sim->s.guard_runs, 3ULL);
+}
+
 static struct kunit_case ddl_guard_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_guard_bound_test, ddl_guard_gen_params),
 	KUNIT_CASE_PARAM(ddl_guard_bgshare_test, ddl_bgshare_gen_params),
+	KUNIT_CASE(ddl_guard_head_age_test),
 	{}
 };
 
