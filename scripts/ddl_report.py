@@ -74,8 +74,9 @@ def summarize(scn, ps, workers, stats):
                 first.append((it["burst"] - p["launch"]) / 1e6)
         jcts.append((p["end"] - p["launch"]) / 1e6)
         job_jct[p["job"]] = jcts[-1]
-    # The bytes the bottleneck sent from the launch until every job ended.
-    secs = (stats["t1"] - stats["t0"]) / 1e9
+    # The bytes the bottleneck sent from the launch until every job ended,
+    # over the samples that bracket that time (w0, w1).
+    secs = (stats.get("w1", stats["t1"]) - stats.get("w0", stats["t0"])) / 1e9
     util = stats["tx_bytes"] * 8 / (scn["rate_bps"] * secs) if secs else 0
     tcp = {k: stats["tcp1"][k] - stats["tcp0"][k] for k in stats["tcp1"]} \
         if "tcp1" in stats else {}
