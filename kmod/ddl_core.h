@@ -384,7 +384,6 @@ struct ddl_cls {
  * @keyed_bm: job classes the key owns
  * @bound_bm: job classes tc filters point at (atomic bit operations)
  * @claimed_bm: job classes a filter or skb->priority chose for a packet
- * @claimed: number of bits set in @claimed_bm
  * @keyhash: key value to class, 2^@keyhash_bits buckets (jobs rounded up to a
  *	power of two, at least 2)
  * @keyhash_bits: log2 of the number of buckets
@@ -448,7 +447,6 @@ struct ddl_sched {
 	unsigned long		keyed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
 	unsigned long		bound_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
 	unsigned long		claimed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
-	u32			claimed;
 	struct hlist_head	*keyhash;
 	u32			keyhash_bits;
 

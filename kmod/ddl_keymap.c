@@ -190,7 +190,6 @@ void ddl_claim(struct ddl_sched *s, u32 idx)
 	if (idx == DDL_BG(s) || test_bit(idx, s->claimed_bm))
 		return;
 	__set_bit(idx, s->claimed_bm);
-	s->claimed++;
 	if (c->keyed)
 		ddl_key_release(s, c);
 }

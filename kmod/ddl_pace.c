@@ -2,8 +2,8 @@
 /*
  * ddl_pace.c - the sch_ddl shaper and standing-queue target: earliest-
  * departure-time pacing at the configured rate, and the congestion signal
- * (CE mark or drop) for traffic outside the green job when its queue stays
- * above the target.
+ * (CE mark or drop) for the background traffic when its queue stays above
+ * the target.
  *
  * Constant time per packet, integer arithmetic only.  No clock is read:
  * @now comes from the caller.
@@ -114,10 +114,11 @@ void ddl_quiesce(struct ddl_sched *s, u64 now)
 /* Standing-queue target */
 
 /**
- * ddl_aqm_drained() - the unprotected backlog after a dequeue
+ * ddl_aqm_drained() - the controlled backlog after a dequeue
  * @s: scheduler
  * @p: configuration
- * @other: bytes queued outside the protected classes
+ * @other: bytes queued in the controlled traffic (the glue: the background
+ *	   class)
  *
  * A queue that has drained to the target is no longer above it: the next
  * arrival above target starts a new interval.
@@ -132,21 +133,20 @@ void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
 }
 
 /**
- * ddl_aqm() - congestion signal for an arriving packet of an unprotected
- *	class
+ * ddl_aqm() - congestion signal for an arriving packet of the controlled
+ *	traffic
  * @s: scheduler
  * @p: configuration
- * @other: bytes queued outside the protected classes (green, and the job
- *	   of an open lead window), before this packet
+ * @other: bytes queued in the controlled traffic (the glue: the background
+ *	   class), before this packet
  * @len: bytes of this packet
  * @now: current time, ns
  *
  * The queue is above target when @other + @len exceeds it.  Outside lead
  * windows the control is gentle: once the queue has stayed above target
  * for interval_us (as seen at arrivals and at dequeues, see
- * ddl_aqm_drained(); a change of green starts afresh), one packet gets a
- * signal, and then one per interval_us
- * while it stays above.  In a lead window every packet that would take the
+ * ddl_aqm_drained()), one packet gets a signal, and then one per
+ * interval_us while it stays above.  In a lead window every packet that would take the
  * queue above target gets one, so that, with senders that back off (or
  * with drops), the queue is at most the target when the predicted burst
  * begins.

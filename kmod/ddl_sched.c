@@ -306,8 +306,6 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 
 	s->green = idx;
 	s->green_since = now;
-	/* The protected class changed: the target control starts afresh. */
-	s->above = false;
 
 	c = &s->cls[idx];
 	c->greens++;

@@ -49,6 +49,7 @@
  * ddl_pace.c, ddl_predict.c), which knows nothing of skbs or clocks.
  */
 
+#include <linux/bitmap.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
@@ -971,7 +972,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->vtime = q->s.vtime;
 	qs->tag_exts = q->s.tag_exts;
 	qs->fair_jobs = q->s.gps_jobs;
-	qs->claimed = q->s.claimed;
+	qs->claimed = bitmap_weight(q->s.claimed_bm, q->s.jobs);
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));

@@ -942,6 +942,35 @@ static void ddl_aqm_interval_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, signals, 0ULL);
 }
 
+/*
+ * The target watches the background only, so a change of green (in mode
+ * fair, every burst) does not restart its interval: the background above
+ * target across the jobs' turns is signalled one interval after it went
+ * above.
+ */
+static void ddl_aqm_green_change_test(struct kunit *test)
+{
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	u64 t0 = DDL_P_T0, interval, other;
+
+	sim->p.mode = TC_DDL_MODE_FAIR;
+	sim->p.target = DDL_P_TARGET;
+	ddl_params_derive(&sim->p);
+	interval = sim->p.interval_us * DDL_P_US;
+	other = sim->p.target_bytes;
+
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t0, 3000));
+	KUNIT_EXPECT_EQ(test, sim->s.green, 0U);
+	KUNIT_EXPECT_EQ(test, ddl_aqm(&sim->s, &sim->p, other, 1, sim->now),
+			DDL_SIG_NONE);
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, sim->now + DDL_P_MS,
+					       3000));
+	KUNIT_EXPECT_EQ(test, sim->s.green, 1U);
+	KUNIT_EXPECT_EQ(test, ddl_aqm(&sim->s, &sim->p, other, 1,
+				      t0 + interval + 10 * DDL_P_US),
+			DDL_SIG_TARGET);
+}
+
 struct ddl_reset_case {
 	const char	*name;
 	u64		drop;		/* below: other + len = target + 1 - drop */
@@ -1113,6 +1142,7 @@ static struct kunit_case ddl_aqm_test_cases[] = {
 	KUNIT_CASE(ddl_aqm_no_target_test),
 	KUNIT_CASE_PARAM(ddl_aqm_at_or_below_test, ddl_below_gen_params),
 	KUNIT_CASE_PARAM(ddl_aqm_interval_test, ddl_above_gen_params),
+	KUNIT_CASE(ddl_aqm_green_change_test),
 	KUNIT_CASE_PARAM(ddl_aqm_reset_test, ddl_reset_gen_params),
 	KUNIT_CASE(ddl_aqm_lead_window_test),
 	KUNIT_CASE(ddl_aqm_drained_test),
