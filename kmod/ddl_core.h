@@ -53,10 +53,12 @@
 #define DDL_MAXWAIT_DEFAULT	100000U	/* us: half TCP's minimum RTO */
 
 /*
- * A class the guard served waits at least maxwait / DDL_GUARD_SPLIT for its
- * next guard packet: a waiting job's TCP flows, up to DDL_GUARD_SPLIT in a
- * class, each get a packet out before their minimum RTO, and a flood that
- * never backs off takes no more than that.
+ * The guard looks at each backlogged class every maxwait / DDL_GUARD_SPLIT
+ * (and one packet per class) and serves it if its head would otherwise
+ * wait longer than maxwait: a waiting job's TCP flows, up to
+ * DDL_GUARD_SPLIT in a class, each get a packet out before their minimum
+ * RTO, and a flood that never backs off takes no more than a packet per
+ * look.
  */
 #define DDL_GUARD_SPLIT		8U
 #define DDL_MAXWAIT_MIN		1000U
@@ -281,13 +283,15 @@ struct ddl_job_log {
 
 /**
  * struct ddl_cls - scheduling state of one class
- * @wait_node: on &ddl_sched.waiters while backlogged, oldest service first
+ * @wait_node: on &ddl_sched.waiters while backlogged, oldest @wait_since
+ *	first
  * @rr_node: on &ddl_sched.rr while a backlogged job (DRR of yellow jobs)
  * @key_node: in the key hash while @keyed
  * @idle_node: on &ddl_sched.idle while keyed with an empty queue
- * @wait_since: last service, or when the class became backlogged
+ * @wait_since: last service or look of the guard, or when the class
+ *	became backlogged
  * @head_since: when its head packet was queued, as the glue tells
- *	(ddl_head_queued()); else @wait_since
+ *	(ddl_head_queued()); else its last service or activation
  * @idle_since: when a keyed class last became empty
  * @deficit: DRR deficit in bytes
  * @bound: number of tc filters bound to the class (changed under RTNL)

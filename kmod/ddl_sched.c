@@ -440,9 +440,10 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
  *
  * Moves green on first (mode fair: to the backlogged job with the smallest
  * finish tag; the rotation modes: slice end, yield), then picks, in this
- * order: the class served least recently if its head packet has waited
- * longer than maxwait and the class was not served for maxwait /
- * DDL_GUARD_SPLIT, the background if it is owed its share, the green
+ * order: the starvation guard (the class it looked at or served least
+ * recently, if that was over maxwait / DDL_GUARD_SPLIT ago and its head
+ * packet has waited more than maxwait less that; a class not taken goes
+ * to the back), the background if it is owed its share, the green
  * job, a yellow job (the next in rotated order, by DRR in mode green, the
  * next by minor in mode static), the background.
  * The caller then sends one packet of the class and reports it with
@@ -455,7 +456,8 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	     enum ddl_reason *reason)
 {
 	struct ddl_cls *bg = &s->cls[DDL_BG(s)];
-	u64 maxwait;
+	u64 maxwait, look;
+	struct ddl_cls *c;
 	u32 idx;
 
 	if (list_empty(&s->waiters))
@@ -463,12 +465,24 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 
 	ddl_advance(s, p, now);
 
-	idx = list_first_entry(&s->waiters, struct ddl_cls, wait_node) - s->cls;
+	/*
+	 * The guard looks at one class per dequeue, the one it looked at or
+	 * served least recently, and at each class at least once in
+	 * maxwait / DDL_GUARD_SPLIT and one packet per class.  Serving the
+	 * class whose head would pass maxwait before its next look, and
+	 * sending the others to the back, bounds every head's wait while
+	 * others keep theirs young.
+	 */
+	c = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
 	maxwait = (u64)p->maxwait_us * NSEC_PER_USEC_U64;
-	if (now - s->cls[idx].head_since > maxwait &&
-	    now - s->cls[idx].wait_since > maxwait / DDL_GUARD_SPLIT) {
-		*reason = DDL_R_GUARD;
-		return idx;
+	look = maxwait / DDL_GUARD_SPLIT;
+	if (now - c->wait_since > look) {
+		if (now - c->head_since > maxwait - look) {
+			*reason = DDL_R_GUARD;
+			return c - s->cls;
+		}
+		c->wait_since = now;
+		list_move_tail(&c->wait_node, &s->waiters);
 	}
 
 	if (bg->backlogged && s->bg_credit > 0) {

@@ -1101,41 +1101,91 @@ static void ddl_guard_bgshare_test(struct kunit *test)
 
 /*
  * The guard counts from the head packet's enqueue time when the glue tells
- * it (ddl_head_queued()): job 1's packets all queued at 0 go out one per
- * maxwait / DDL_GUARD_SPLIT once the first has waited maxwait; told
- * nothing, the guard waits a whole maxwait between two of them.
+ * it (ddl_head_queued()).  Job 1's three packets, queued at 0, wait behind a
+ * job that is always green.  The first goes out when it has waited more
+ * than maxwait less one look (maxwait / DDL_GUARD_SPLIT) and no more than
+ * maxwait; told that the second was queued at 0 too, the guard sends it one
+ * look later; told nothing, it counts the third from the second's service.
  */
 static void ddl_guard_head_age_test(struct kunit *test)
 {
 	struct ddl_sim *sim = ddl_sim_new(test, 2);
-	u64 maxwait = 100 * DDL_T_MS, split = maxwait / DDL_GUARD_SPLIT;
-	u64 t;
+	const u64 maxwait = 100 * DDL_T_MS, look = maxwait / DDL_GUARD_SPLIT;
+	const u64 slack = 2 * DDL_T_PKT_NS;
+	u64 t, at[3];
+	u32 n = 0;
 
 	sim->p.mode = TC_DDL_MODE_STATIC;
 	sim->p.maxwait_us = div_u64(maxwait, DDL_T_US);
 	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
 	ddl_sim_enqueue(sim, 1, 3);
 
-	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, maxwait), 0U);
-	t = maxwait + 1;
-	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t), 1U);
-	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GUARD);
-	ddl_head_queued(&sim->s, 1, 0);
-	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + split), 0U);
-	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + split + 1), 1U);
-	KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GUARD);
-	/* Not told: the next head counts from this service. */
-	t += split + 1;
-	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + 2 * split), 0U);
-	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + maxwait), 0U);
-	KUNIT_EXPECT_EQ(test, ddl_sim_send_at(sim, t + maxwait + 1), 1U);
+	for (t = 0; n < 3 && t < 4 * maxwait; t += DDL_T_PKT_NS) {
+		if (ddl_sim_send_at(sim, t) != 1) {
+			KUNIT_ASSERT_EQ(test, sim->reason, DDL_R_GREEN);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, sim->reason, DDL_R_GUARD);
+		at[n++] = t;
+		if (n == 1)
+			ddl_head_queued(&sim->s, 1, 0);
+	}
+	KUNIT_ASSERT_EQ(test, n, 3U);
+	KUNIT_EXPECT_GT(test, at[0], maxwait - look);
+	KUNIT_EXPECT_LE(test, at[0], maxwait);
+	KUNIT_EXPECT_GT(test, at[1] - at[0], look);
+	KUNIT_EXPECT_LE(test, at[1] - at[0], look + slack);
+	KUNIT_EXPECT_GT(test, at[2] - at[1], maxwait - look);
+	KUNIT_EXPECT_LE(test, at[2] - at[1], maxwait);
 	KUNIT_EXPECT_EQ(test, sim->s.guard_runs, 3ULL);
+}
+
+/*
+ * A class whose head is young must not hold the guard back from one whose
+ * head is old.  Behind an always green job 0, job 1's head is young after
+ * each of its packets (the glue tells that the next one was queued just
+ * then); job 2's whole queue was queued at 0.  Job 2's head waits no more
+ * than maxwait and a few packets for the first guard packet, and then gets
+ * one every look.  A guard that only waits for the class served least
+ * recently leaves job 2 a whole maxwait behind job 1 each time.
+ */
+static void ddl_guard_young_head_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_new(test, 3);
+	const u64 maxwait = 100 * DDL_T_MS, look = maxwait / DDL_GUARD_SPLIT;
+	u64 t, first = 0, last = 0, gap = 0;
+	u32 idx, n2 = 0;
+
+	sim->p.mode = TC_DDL_MODE_STATIC;
+	sim->p.maxwait_us = div_u64(maxwait, DDL_T_US);
+	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
+	ddl_sim_enqueue(sim, 1, DDL_T_LOTS);
+	ddl_sim_enqueue(sim, 2, DDL_T_LOTS);
+
+	for (t = 0; t < 10 * maxwait; t += DDL_T_PKT_NS) {
+		idx = ddl_sim_send_at(sim, t);
+		if (idx == 1) {
+			/* job 1's next packet was queued just now */
+			ddl_head_queued(&sim->s, 1, t);
+		} else if (idx == 2) {
+			ddl_head_queued(&sim->s, 2, 0);
+			if (n2++)
+				gap = max(gap, t - last);
+			else
+				first = t;
+			last = t;
+		}
+	}
+	KUNIT_EXPECT_LE(test, first, maxwait + 3 * DDL_T_PKT_NS);
+	KUNIT_EXPECT_GT(test, n2, 60U);
+	KUNIT_EXPECT_LE(test, gap, look + 3 * DDL_T_PKT_NS);
 }
 
 static struct kunit_case ddl_guard_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_guard_bound_test, ddl_guard_gen_params),
 	KUNIT_CASE_PARAM(ddl_guard_bgshare_test, ddl_bgshare_gen_params),
 	KUNIT_CASE(ddl_guard_head_age_test),
+	KUNIT_CASE(ddl_guard_young_head_test),
 	{}
 };
 
