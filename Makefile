@@ -14,7 +14,7 @@
 #   make demo           the compatible and saturated scenarios under every
 #                       policy, ddl with its defaults: tables and plots
 #                       (scripts/ddl-bench)
-#   make bench          every ddl-bench preset, 3 repetitions (medians), and
+#   make bench          every ddl-bench preset (torch too), 3 repetitions, and
 #                       the datapath benchmark (not in check)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -69,7 +69,7 @@ demo:
 
 bench:
 	scripts/install-deps
-	scripts/ddl-bench --reps 3 -o build/bench all
+	scripts/ddl-bench --reps 3 -o build/bench all torch
 	scripts/bench-datapath --json build/bench/datapath.json
 
 .PHONY: all modules modules_install tc install clean check check-quick vm bench-pace \

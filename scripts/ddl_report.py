@@ -38,6 +38,10 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests"))
+import tcclass  # noqa: E402  (the tests' parser of tc -s class show)
+
 # Wire bytes per payload byte of a full TCP segment: 1448 bytes of
 # payload (MSS with timestamps) in a 1514-byte frame.
 WIRE = 1514 / 1448
@@ -221,12 +225,25 @@ KEYS = ("iter_avg_ms", "iter_median_ms", "iter_p99_ms", "jct_avg_ms",
         "retrans", "timeouts", "spurious_rtos")
 
 
-def targets(name, summ, bound):
-    """Issue 11's targets for ddl with its defaults: (text, met) pairs."""
+def targets(name, summ, bound, learned):
+    """The targets for ddl with its defaults: (text, met) pairs."""
     if "ddl" not in summ or "fq_codel" not in summ:
         return []
     d, fq = summ["ddl"], summ["fq_codel"]
     out = []
+    if name == "torch":
+        for r in (r for r in learned if r["policy"] == "ddl"):
+            out.append(("job %s: learned period within 10 %% of the true "
+                        "one: %.2f" % (r["job"], r["period_ratio"]),
+                        abs(r["period_ratio"] - 1) <= 0.1))
+        out.append(("avg JCT <= 0.9 x fq_codel's: %.3f" %
+                    (d["jct_avg_ms"] / fq["jct_avg_ms"]),
+                    d["jct_avg_ms"] <= 0.9 * fq["jct_avg_ms"]))
+        if "prio" in summ:
+            out.append(("avg JCT <= prio's: %.3f" %
+                        (d["jct_avg_ms"] / summ["prio"]["jct_avg_ms"]),
+                        d["jct_avg_ms"] <= summ["prio"]["jct_avg_ms"]))
+        return out
     if name == "compatible":
         out.append(("avg iteration <= 1.05 x solo bound: %.3f" %
                     (d["iter_avg_ms"] / bound),
@@ -246,6 +263,35 @@ def targets(name, summ, bound):
     out.append(("max JCT <= 1.05 x fq_codel's max: %.3f" %
                 (d["jct_max_ms"] / fq["jct_max_ms"]),
                 d["jct_max_ms"] <= 1.05 * fq["jct_max_ms"]))
+    return out
+
+
+def learned_vs_true(reps, pols, scn):
+    """Per ddl policy and job: the period and burst size the job's class
+    learned (tc -s class show after the run) against the true ones."""
+    out = []
+    for p in (p for p in pols if p.startswith("ddl")):
+        d = "%s/%s" % (reps[0], p)
+        if not os.path.exists(d + "/class.txt"):
+            continue
+        with open(d + "/class.txt") as f:
+            cls = {c["class"].split(":")[1]: c for c in tcclass.parse(f.read())}
+        for ps in load_policy(d)[0]:
+            c = cls.get("%x" % (int(ps["job"]) + 1))
+            if not c or not c.get("period_ns"):
+                continue
+            st = [it["start"] for it in ps["iters"]]
+            per = median([b - a for a, b in zip(st, st[1:])]) / 1e6
+            true = ps["workers"] * ps["update"]
+            out.append({
+                "policy": p, "job": ps["job"],
+                "period_ms": c["period_ns"] / 1e6, "true_period_ms": per,
+                "period_ratio": c["period_ns"] / 1e6 / per,
+                "burst_kb": c.get("burst_bytes", 0) / 1e3,
+                "true_burst_kb": true / 1e3,
+                "true_burst_wire_kb": true * WIRE / 1e3,
+                "burst_ratio": c.get("burst_bytes", 0) / (true * WIRE),
+                "bursts": c.get("bursts", 0)})
     return out
 
 
@@ -334,7 +380,24 @@ def report_preset(out, name, plot):
         rows.append("%s: %.0f ms, %.2f x the serial schedule." % (
             dp, summ[dp]["first_burst_avg_ms"],
             summ[dp]["first_burst_avg_ms"] / ideal_avg))
-    tg = targets(name, summ, bound)
+    learned = learned_vs_true(reps, pols, scn)
+    if learned:
+        rows += ["", "What ddl learned against the truth (first repetition): "
+                 "true period, the job's median iteration start to start; "
+                 "true burst, its update to all workers (payload, and with "
+                 "the TCP/IP headers of full segments).", "",
+                 "| policy | job | period learned / true (ms) | ratio | "
+                 "burst learned / true (kB) | ratio | bursts |",
+                 "|---|---|---|---|---|---|---|"]
+        for r in learned:
+            rows.append("| %s | %s | %.1f / %.1f | %.2f | %.0f / %.0f (%.0f) "
+                        "| %.2f | %d |" % (
+                            r["policy"], r["job"], r["period_ms"],
+                            r["true_period_ms"], r["period_ratio"],
+                            r["burst_kb"], r["true_burst_kb"],
+                            r["true_burst_wire_kb"], r["burst_ratio"],
+                            r["bursts"]))
+    tg = targets(name, summ, bound, learned)
     if tg:
         rows += ["", "Targets (ddl with its defaults):", ""]
         rows += ["- %s: %s" % ("met" if ok else "NOT met", t) for t, ok in tg]
@@ -344,7 +407,7 @@ def report_preset(out, name, plot):
                      {p: load_policy("%s/%s" % (reps[0], p)) for p in pols})
     rep = {"scenario": scn, "solo_bound_ms": bound, "solo_per_job_ms": per_job,
            "ideal_burst_avg_ms": ideal_avg, "ideal_burst_last_ms": ideal_last,
-           "gains": gains, "targets": [{"target": t, "met": ok}
+           "gains": gains, "learned": learned, "targets": [{"target": t, "met": ok}
                                        for t, ok in tg],
            "runs": {p: [{k: v for k, v in s.items() if k != "iter_ms"}
                         for s in runs[p]] for p in pols},
@@ -358,7 +421,8 @@ def main():
     out = os.path.abspath(sys.argv[1])
     names = sorted(os.path.basename(os.path.dirname(f))
                    for f in glob.glob(out + "/*/scenario.json"))
-    order = ["saturated", "compatible", "hetero", "background", "quick"]
+    order = ["saturated", "compatible", "hetero", "background", "torch",
+             "quick"]
     names.sort(key=lambda n: order.index(n) if n in order else len(order))
     rows, rep = [], {}
     for n in names:

@@ -7,8 +7,8 @@ Prints one "ok - ..." or "not ok - ..." line per check; exits 1 if any
 failed.  It checks completeness and consistency, not speed: every policy
 ran every iteration of every job, every worker received every update
 byte, times are positive and ordered, utilisation is possible, the ideal
-is what the scenario implies, every job's JCT is compared with drr's, and
-the plots are PNG files.
+is what the scenario implies, every job's JCT is compared with drr's, what
+ddl learned of each job matches the job, and the plots are PNG files.
 """
 import glob
 import json
@@ -80,6 +80,21 @@ def main():
                   rep["policies"][p]["worst_vs_drr"] == max(v.values())
                   for p, v in r.items()) and
               all(x == 1 for x in r.get("drr", {"-": 0}).values()), str(r))
+    # The emulator's bursts are whole and alike: each ddl class learns its
+    # job's burst (wire bytes within 5 %) and period (within 25 %: three
+    # iterations on a slow machine).
+    for p in (p for p in want if p.startswith("ddl")):
+        got = {r["job"]: r for r in rep["learned"] if r["policy"] == p}
+        check("%s: learned period and burst reported for every job" % p,
+              sorted(got, key=int) == [str(j) for j in range(jobs)],
+              str(sorted(got)))
+        bad = ["job %s: period %.2f burst %.2f" % (j, r["period_ratio"],
+                                                  r["burst_ratio"])
+               for j, r in got.items()
+               if not (0.75 <= r["period_ratio"] <= 1.25 and
+                       0.95 <= r["burst_ratio"] <= 1.05)]
+        check("%s: learned period and burst match the jobs'" % p,
+              got and not bad, ", ".join(bad))
     for base in ("pfifo_fast", "fq_codel"):
         check("gains of ddl over %s reported" % base,
               "ddl/%s" % base in rep["gains"] or base not in want)
