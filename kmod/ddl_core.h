@@ -124,6 +124,13 @@
 #define DDL_FAIR_STEP_MAX	SZ_4M
 #define DDL_FAIR_SIZE_MAX	SZ_1G
 
+/*
+ * A burst may exceed its learned size by 1/DDL_FAIR_SLACK of it before its
+ * tag grows: learned sizes are averages, and a step of an eighth for a few
+ * bytes over would put the burst's tail behind another job's whole burst.
+ */
+#define DDL_FAIR_SLACK		16U
+
 /* A job's queue empty shorter than this is a pause within its burst. */
 #define DDL_FAIR_PAUSE_US	10000U
 

@@ -181,9 +181,12 @@ void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
  * @idx: job class index
  * @len: bytes
  *
- * A burst that outgrows its tag has it extended: by an eighth of what it
- * was given so far (DDL_FAIR_QUANTUM .. DDL_FAIR_STEP_MAX) if its size was
- * learned, else by all of it (at most DDL_FAIR_STEP_MAX), so that bursts of
+ * A burst that outgrows its tag has it extended: if its size was learned,
+ * once it is more than 1/DDL_FAIR_SLACK of that size over, by an eighth of
+ * what it was given so far (DDL_FAIR_QUANTUM .. DDL_FAIR_STEP_MAX), so that
+ * the last bytes of a burst a little larger than its learned average do
+ * not wait behind another job's whole burst; else by all of it (at most
+ * DDL_FAIR_STEP_MAX), so that bursts of
  * unknown size that start together are served in a few rounds of doubling
  * shares rather than in small turns; at least by the excess,
  * from V if the reference had already finished it.
@@ -200,11 +203,15 @@ void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 	if (c->seg_bytes <= c->budget)
 		return;
 
-	if (c->samples && c->burst_avg)	/* a learned size: fine steps */
+	if (c->samples && c->burst_avg) {	/* a learned size: fine steps */
+		/* Within its slack: a burst as learned, give or take. */
+		if (c->seg_bytes - c->budget <= c->burst_avg / DDL_FAIR_SLACK)
+			return;
 		step = clamp_t(u64, c->budget / 8, DDL_FAIR_QUANTUM,
 			       DDL_FAIR_STEP_MAX);
-	else				/* none: the tag doubles */
+	} else {			/* none: the tag doubles */
 		step = min_t(u64, c->budget, DDL_FAIR_STEP_MAX);
+	}
 	step = max(step, c->seg_bytes - c->budget);
 	c->budget += step;
 	c->tag_exts++;

@@ -521,6 +521,34 @@ static void ddl_fair_underestimate_test(struct kunit *test)
 }
 
 /*
+ * A burst a little over its learned size keeps its tag.  Both jobs learn
+ * 100-packet bursts; then job 0 sends 103 packets and job 1, five packets
+ * later, 100.  Under GPS job 0 finishes first (at 201 packets, job 1 at
+ * 205); a tag grown by an eighth for three packets over would let job 1
+ * cut in and finish job 0 at 203, later than GPS.
+ */
+static void ddl_fair_slack_test(struct kunit *test)
+{
+	struct ddl_fsim *f = ddl_fsim_new(test, 2, 16);
+	u64 t;
+
+	ddl_fair_learn(f, 100 * DDL_F_PKT, 100 * DDL_F_PKT, 4);
+	t = f->b[f->nb - 1].arrive + 10 * DDL_F_GAP;
+	ddl_fsim_add(f, 0, 103 * DDL_F_PKT, t);
+	ddl_fsim_add(f, 1, 100 * DDL_F_PKT, t + 5 * DDL_F_PKT);
+	ddl_fsim_seal(f);
+	ddl_fsim_run(f);
+	ddl_fsim_gps(f);
+	/* Only the first, unknown sizes grew the tags: alike for both. */
+	KUNIT_EXPECT_EQ(test, f->s.cls[0].tag_exts, f->s.cls[1].tag_exts);
+	KUNIT_EXPECT_LT(test, f->b[f->nb - 2].done, f->b[f->nb - 1].done);
+	KUNIT_EXPECT_LE(test, f->b[f->nb - 2].done,
+			f->b[f->nb - 2].done_gps + DDL_F_PKT);
+	KUNIT_EXPECT_LE(test, f->b[f->nb - 1].done,
+			f->b[f->nb - 1].done_gps + DDL_F_PKT);
+}
+
+/*
  * A job that changes size: learned at 300 packets, it then sends bursts
  * of 30.  Its tag follows (the learned size moves toward 30 packets) and,
  * against a 100-packet job arriving with it, it goes first again.
@@ -613,6 +641,7 @@ static struct kunit_case ddl_fair_test_cases[] = {
 	KUNIT_CASE(ddl_fair_one_job_test),
 	KUNIT_CASE(ddl_fair_unknown_size_test),
 	KUNIT_CASE(ddl_fair_underestimate_test),
+	KUNIT_CASE(ddl_fair_slack_test),
 	KUNIT_CASE(ddl_fair_size_change_test),
 	KUNIT_CASE(ddl_fair_weight_test),
 	KUNIT_CASE(ddl_fair_stable_order_test),
