@@ -497,24 +497,35 @@ static void ddl_fair_learn(struct ddl_fsim *f, u32 size0, u32 size1,
 }
 
 /*
+ * Both jobs learn 100-packet bursts; then job 0 sends @pkts0 packets and
+ * job 1, @delay packets later, 100.  Runs the link and the GPS reference.
+ */
+static struct ddl_fsim *ddl_fair_after_100(struct kunit *test, u32 pkts0,
+					   u32 delay)
+{
+	struct ddl_fsim *f = ddl_fsim_new(test, 2, 16);
+	u64 t;
+
+	ddl_fair_learn(f, 100 * DDL_F_PKT, 100 * DDL_F_PKT, 4);
+	t = f->b[f->nb - 1].arrive + 10 * DDL_F_GAP;
+	ddl_fsim_add(f, 0, pkts0 * DDL_F_PKT, t);
+	ddl_fsim_add(f, 1, 100 * DDL_F_PKT, t + (u64)delay * DDL_F_PKT);
+	ddl_fsim_seal(f);
+	ddl_fsim_run(f);
+	ddl_fsim_gps(f);
+	return f;
+}
+
+/*
  * An underestimate cannot buy priority.  Both jobs learn 100-packet
  * bursts; then job 0 sends 400 packets and job 1, later, 100: job 0's tag
  * grows past job 1's, and job 1 finishes first, as under GPS.
  */
 static void ddl_fair_underestimate_test(struct kunit *test)
 {
-	struct ddl_fsim *f = ddl_fsim_new(test, 2, 16);
-	u64 t, exts;
+	struct ddl_fsim *f = ddl_fair_after_100(test, 400, 50);
 
-	ddl_fair_learn(f, 100 * DDL_F_PKT, 100 * DDL_F_PKT, 4);
-	t = f->b[f->nb - 1].arrive + 10 * DDL_F_GAP;
-	ddl_fsim_add(f, 0, 400 * DDL_F_PKT, t);
-	ddl_fsim_add(f, 1, 100 * DDL_F_PKT, t + 50 * DDL_F_PKT);
-	ddl_fsim_seal(f);
-	ddl_fsim_run(f);
-	ddl_fsim_gps(f);
-	exts = f->s.cls[0].tag_exts;
-	KUNIT_EXPECT_GT(test, exts, 0ULL);
+	KUNIT_EXPECT_GT(test, f->s.cls[0].tag_exts, 0ULL);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 1].done, f->b[f->nb - 2].done);
 	KUNIT_EXPECT_LE(test, f->b[f->nb - 1].done,
 			f->b[f->nb - 1].done_gps + DDL_F_PKT);
@@ -529,16 +540,8 @@ static void ddl_fair_underestimate_test(struct kunit *test)
  */
 static void ddl_fair_slack_test(struct kunit *test)
 {
-	struct ddl_fsim *f = ddl_fsim_new(test, 2, 16);
-	u64 t;
+	struct ddl_fsim *f = ddl_fair_after_100(test, 103, 5);
 
-	ddl_fair_learn(f, 100 * DDL_F_PKT, 100 * DDL_F_PKT, 4);
-	t = f->b[f->nb - 1].arrive + 10 * DDL_F_GAP;
-	ddl_fsim_add(f, 0, 103 * DDL_F_PKT, t);
-	ddl_fsim_add(f, 1, 100 * DDL_F_PKT, t + 5 * DDL_F_PKT);
-	ddl_fsim_seal(f);
-	ddl_fsim_run(f);
-	ddl_fsim_gps(f);
 	/* Only the first, unknown sizes grew the tags: alike for both. */
 	KUNIT_EXPECT_EQ(test, f->s.cls[0].tag_exts, f->s.cls[1].tag_exts);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 2].done, f->b[f->nb - 1].done);
