@@ -146,10 +146,10 @@ void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
  * windows the control is gentle: once the queue has stayed above target
  * for interval_us (as seen at arrivals and at dequeues, see
  * ddl_aqm_drained()), one packet gets a signal, and then one per
- * interval_us while it stays above.  In a lead window every packet that would take the
- * queue above target gets one, so that, with senders that back off (or
- * with drops), the queue is at most the target when the predicted burst
- * begins.
+ * interval_us while it stays above.  In a lead window every packet that
+ * would take the queue above target gets one, so that, with senders that
+ * back off (or with drops), the queue is at most the target when the
+ * predicted burst begins.
  *
  * Context: under the qdisc lock, after ddl_window().  Constant time.
  * Return: the signal to give, DDL_SIG_NONE if none.

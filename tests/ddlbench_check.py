@@ -8,7 +8,8 @@ failed.  It checks completeness and consistency, not speed: every policy
 ran every iteration of every job, every worker received every update
 byte, times are positive and ordered, utilisation is possible, the ideal
 is what the scenario implies, every job's JCT is compared with drr's, what
-ddl learned of each job matches the job, and the plots are PNG files.
+ddl learned of each job is reported and no larger than the job's period
+and burst, and the plots are PNG files.
 """
 import glob
 import json
