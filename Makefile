@@ -1,9 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 #   make                build kmod/sch_ddl.ko against KDIR
-#   make tc             build tc-plugin/q_ddl.so against the installed iproute2
+#   make tc             build tc-plugin/q_ddl.so (for iproute2 6.1: tc_api.h;
+#                       IPROUTE2_SRC=<sources> for another release)
 #   make install        install the module (and run depmod) and the tc plugin
+#   make deb            the Debian packages sch-ddl-dkms and sch-ddl-tc, in
+#                       build/deb/ (dpkg-buildpackage -us -uc -b)
 #   make check          everything a submission must pass (README: "Testing")
+#   make check-compat   the compat test kernel (Debian's 6.1): build it once,
+#                       run its KUnit and e2e stage (make check runs that
+#                       stage too once the kernel is cached)
 #   make check-quick    the inner loop: builds, static checks, KUnit and the
 #                       functional e2e tests on the fast kernel (~5 min)
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
@@ -19,7 +25,12 @@
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
-TC_LIB_DIR ?= /usr/lib/tc
+# tc loads q_ddl.so from its LIBDIR/tc.  Debian and Ubuntu build iproute2
+# with LIBDIR=/usr/lib/<multiarch triplet>; upstream's default is /usr/lib.
+# Elsewhere (e.g. /usr/lib64/tc) pass TC_LIB_DIR.
+MULTIARCH := $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || \
+	$(CC) -print-multiarch 2>/dev/null)
+TC_LIB_DIR ?= $(if $(MULTIARCH),/usr/lib/$(MULTIARCH)/tc,/usr/lib/tc)
 
 all: modules
 
@@ -32,10 +43,18 @@ modules_install: modules
 tc:
 	$(MAKE) -C tc-plugin
 
-install: modules_install tc
+install: modules_install install-tc
+
+install-tc: tc
 	install -D -m 0644 tc-plugin/q_ddl.so $(DESTDIR)$(TC_LIB_DIR)/q_ddl.so
 	install -D -m 0644 Documentation/tc-ddl.8 \
 		$(DESTDIR)/usr/share/man/man8/tc-ddl.8
+
+tc-lib-dir:
+	@echo $(TC_LIB_DIR)
+
+deb:
+	scripts/make-deb build/deb
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
@@ -47,6 +66,9 @@ check:
 
 check-quick:
 	scripts/check --quick
+
+check-compat:
+	scripts/check --compat
 
 tools: build/tools/ddlemu
 
@@ -72,5 +94,5 @@ bench:
 	scripts/ddl-bench --reps 3 -o build/bench all torch
 	scripts/bench-datapath --json build/bench/datapath.json
 
-.PHONY: all modules modules_install tc install clean check check-quick vm bench-pace \
+.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat vm bench-pace \
 	bench-datapath tools demo bench

@@ -15,4 +15,29 @@
 #define MODULE_ALIAS_NET_SCH(id)	MODULE_ALIAS("net-sch-" id)
 #endif
 
+/*
+ * KUnit, for the test modules (they include <kunit/test.h> first).  6.1's
+ * KUnit has neither case attributes nor parameter descriptions taken from
+ * a struct member: run a slow case like any other, and name a parameter
+ * through a generated description function.
+ */
+#ifdef KUNIT_ARRAY_PARAM
+#ifndef KUNIT_CASE_SLOW
+#define KUNIT_CASE_SLOW(test_name)	KUNIT_CASE(test_name)
+#endif
+
+#ifndef KUNIT_ARRAY_PARAM_DESC
+/* @member must be a const char *, as in every case table of ours. */
+#define KUNIT_ARRAY_PARAM_DESC(id, array, member)				\
+	static void id##_desc(typeof((array)[0]) * param, char *desc)		\
+	{									\
+		const char * const *field = (const void *)param +		\
+					    offsetof(typeof(*param), member);	\
+										\
+		strscpy(desc, *field, KUNIT_PARAM_DESC_SIZE);			\
+	}									\
+	KUNIT_ARRAY_PARAM(id, array, id##_desc)
+#endif
+#endif /* KUNIT_ARRAY_PARAM */
+
 #endif /* _NET_SCHED_DDL_COMPAT_H */

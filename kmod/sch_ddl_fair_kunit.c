@@ -11,6 +11,8 @@
  */
 
 #include <kunit/test.h>
+
+#include "compat.h"
 #include <linux/prandom.h>
 #include <linux/sort.h>
 

@@ -10,6 +10,8 @@
 
 #include <kunit/test.h>
 
+#include "compat.h"
+
 #include "ddl_sched.c"
 #include "ddl_fair.c"
 #include "ddl_keymap.c"

@@ -2,8 +2,10 @@
 /*
  * q_ddl.c	tc plugin for the sch_ddl qdisc.
  *
- * Loaded by tc from $TC_LIB_DIR/q_ddl.so; the helpers it calls (get_u32,
- * print_uint, ...) are resolved from the tc binary.
+ * Loaded by tc from its plugin directory (or $TC_LIB_DIR) as q_ddl.so; the
+ * helpers it calls (get_u32, print_uint, ...) are resolved from the tc
+ * binary.  tc_api.h declares them as iproute2 6.1 does; built with
+ * IPROUTE2_SRC, the plugin uses that iproute2's own headers instead.
  */
 
 #include <stdio.h>
@@ -13,8 +15,12 @@
 #include <string.h>
 #include <strings.h>
 
+#ifdef DDL_IPROUTE2_SRC
 #include "utils.h"
 #include "tc_util.h"
+#else
+#include "tc_api.h"
+#endif
 
 #include "../include/uapi/linux/sch_ddl.h"
 
@@ -849,7 +855,9 @@ static int ddl_print_xstats(struct qdisc_util *qu, FILE *f,
 		return 0;
 
 	/* Kernel and tc may differ in version: use what both know. */
-	len = min(RTA_PAYLOAD(xstats), sizeof(st));
+	len = RTA_PAYLOAD(xstats);
+	if (len > sizeof(st))
+		len = sizeof(st);
 	memcpy(&st, RTA_DATA(xstats), len);
 	if (!DDL_HAS(len, type))
 		return 0;
