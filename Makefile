@@ -6,7 +6,7 @@
 #   make install        install the module (and run depmod) and the tc plugin
 #   make deb            the Debian packages sch-ddl-dkms and sch-ddl-tc, in
 #                       build/deb/ (dpkg-buildpackage -us -uc -b)
-#   make check          everything a submission must pass (README: "Testing")
+#   make check          everything a submission must pass (CONTRIBUTING.md)
 #   make check-compat   the compat test kernel (Debian's 6.1): build it once,
 #                       run its KUnit and e2e stage (make check runs that
 #                       stage too once the kernel is cached)
