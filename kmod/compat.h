@@ -26,6 +26,16 @@
 #define KUNIT_CASE_SLOW(test_name)	KUNIT_CASE(test_name)
 #endif
 
+/* A parameterised case that runs for seconds. */
+#ifdef KUNIT_CASE_PARAM_ATTR
+#define KUNIT_CASE_PARAM_SLOW(test_name, gen_params)			\
+	KUNIT_CASE_PARAM_ATTR(test_name, gen_params,			\
+			      { .speed = KUNIT_SPEED_SLOW })
+#else
+#define KUNIT_CASE_PARAM_SLOW(test_name, gen_params)			\
+	KUNIT_CASE_PARAM(test_name, gen_params)
+#endif
+
 #ifndef KUNIT_ARRAY_PARAM_DESC
 /* @member must be a const char *, as in every case table of ours. */
 #define KUNIT_ARRAY_PARAM_DESC(id, array, member)				\
