@@ -546,6 +546,7 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	     enum ddl_reason *reason);
 void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		enum ddl_reason reason, u32 len, u64 now);
+void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
 void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since);
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight);

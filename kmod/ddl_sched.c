@@ -556,9 +556,7 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		c->bytes_yellow += len;
 	if (idx != bg) {
 		ddl_fair_served(s, len);
-		if (len >= DDL_BURST_PKT_MIN && c->data_qlen &&
-		    !--c->data_qlen)
-			c->empty_since = now;
+		ddl_dropped(s, idx, len, now);
 	}
 
 	if (reason == DDL_R_GUARD) {
@@ -581,6 +579,28 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
 	if (idx != bg && reason == DDL_R_YELLOW && p->mode == TC_DDL_MODE_GREEN)
 		c->deficit -= len;
+}
+
+/**
+ * ddl_dropped() - a queued packet of a class left without being sent
+ * @s: scheduler
+ * @idx: class index
+ * @len: its length, bytes
+ * @now: current time, ns
+ *
+ * Keeps the count of data packets a job has queued, which ends its burst,
+ * right when a packet leaves the queue other than by ddl_served(): a
+ * change that lowered the limit dropped it.  ddl_served() calls it too.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (idx != DDL_BG(s) && len >= DDL_BURST_PKT_MIN && c->data_qlen &&
+	    !--c->data_qlen)
+		c->empty_since = now;
 }
 
 /**

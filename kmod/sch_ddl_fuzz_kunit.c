@@ -72,7 +72,6 @@ struct ddl_zq {
 	u32	data;	/* packets of DDL_BURST_PKT_MIN bytes or more */
 	u64	bytes;
 	u32	bound;	/* filters bound to it (ddl_bind() not undone) */
-	bool	shrunk;	/* change() dropped data of it since it was empty */
 	u64	ref;	/* last activation, service or change of maxwait */
 	u32	late;	/* picks since its guard deadline passed */
 };
@@ -528,12 +527,10 @@ static void ddl_z_dequeue(struct ddl_zsim *z)
 
 	len = ddl_z_pop(z, idx);
 	ddl_served(s, &z->p, idx, reason, len, z->now);
-	if (!z->q[idx].qlen) {
+	if (!z->q[idx].qlen)
 		ddl_deactivate(s, idx, z->now);
-		z->q[idx].shrunk = false;
-	} else {
+	else
 		ddl_head_queued(s, idx, ddl_z_head_enq(z, idx));
-	}
 	ddl_z_fresh(z, idx);
 	z->sent += len;
 	if (z->p.target_bytes && idx == DDL_BG(s))
@@ -552,13 +549,11 @@ static void ddl_z_shrink(struct ddl_zsim *z)
 
 		while (excess && q->qlen) {
 			len = ddl_z_pop(z, i);
-			if (ddl_z_data(i, s, len))
-				q->shrunk = true;
+			ddl_dropped(s, i, len, z->now);
 			excess--;
 		}
 		if (!q->qlen) {
 			ddl_deactivate(s, i, z->now);
-			q->shrunk = false;
 		} else {
 			ddl_head_queued(s, i, ddl_z_head_enq(z, i));
 			q->late = 0;
@@ -591,7 +586,6 @@ static void ddl_z_purge(struct ddl_zsim *z)
 			continue;
 		while (z->q[i].qlen)	/* bounded by DDL_Z_POOL */
 			ddl_z_pop(z, i);
-		z->q[i].shrunk = false;
 		ddl_deactivate(&z->s, i, z->now);
 	}
 }
@@ -1067,12 +1061,9 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 						  c->data_qlen, c->greens);
 			break;
 		}
-		/* change() drops data the core is not told of. */
-		if (z->q[i].shrunk ? c->data_qlen < z->q[i].data :
-				     c->data_qlen != z->q[i].data)
-			return ddl_z_fail(z, "job %u: data_qlen %u, %u data packets queued%s",
-					  i, c->data_qlen, z->q[i].data,
-					  z->q[i].shrunk ? " (shrunk)" : "");
+		if (c->data_qlen != z->q[i].data)
+			return ddl_z_fail(z, "job %u: data_qlen %u, %u data packets queued",
+					  i, c->data_qlen, z->q[i].data);
 		l = &s->jlog[i];
 		if (c->bursts != l->done + c->in_burst)
 			return ddl_z_fail(z, "job %u: %llu bursts, %llu done, in_burst %d",

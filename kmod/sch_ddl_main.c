@@ -516,6 +516,7 @@ static void ddl_shrink(struct Qdisc *sch, u64 now)
 			cl->qstats.drops++;
 			sch->q.qlen--;
 			qdisc_qstats_backlog_dec(sch, skb);
+			ddl_dropped(&q->s, i, len, now);
 			trace_ddl_drop(sch, ddl_idx_to_minor(q, i), len,
 				       DDL_DROP_CHANGE);
 			rtnl_qdisc_drop(skb, sch);
@@ -993,6 +994,9 @@ static unsigned long ddl_find(struct Qdisc *sch, u32 classid)
 	return idx == DDL_NONE ? 0 : idx + 1;
 }
 
+#define DDL_FIXED_CLASSES \
+	"ddl classes are fixed: job classes 1..jobs and the background class ffff"
+
 static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 			    struct nlattr **tca, unsigned long *arg,
 			    struct netlink_ext_ack *extack)
@@ -1004,8 +1008,7 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	int err;
 
 	if (!*arg) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "ddl classes are fixed: job classes 1..jobs and the background class ffff");
+		NL_SET_ERR_MSG_MOD(extack, DDL_FIXED_CLASSES);
 		return -EOPNOTSUPP;
 	}
 	idx = *arg - 1;
@@ -1030,6 +1033,14 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		sch_tree_unlock(sch);
 	}
 	return 0;
+}
+
+/* Without this the tc core refuses a class delete with no message. */
+static int ddl_delete_class(struct Qdisc *sch, unsigned long arg,
+			    struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG_MOD(extack, DDL_FIXED_CLASSES);
+	return -EOPNOTSUPP;
 }
 
 static struct tcf_block *ddl_tcf_block(struct Qdisc *sch, unsigned long arg,
@@ -1164,6 +1175,7 @@ static const struct Qdisc_class_ops ddl_class_ops = {
 	.leaf		= ddl_leaf,
 	.find		= ddl_find,
 	.change		= ddl_change_class,
+	.delete		= ddl_delete_class,
 	.walk		= ddl_walk,
 	.tcf_block	= ddl_tcf_block,
 	.bind_tcf	= ddl_bind_tcf,

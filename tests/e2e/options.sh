@@ -111,6 +111,9 @@ expect_fail "background has no weight" 'background class is never green' \
 	tc class change dev d0 parent 1: classid 1:ffff ddl weight 2
 expect_fail "no new classes" 'classes are fixed' \
 	tc class add dev d0 parent 1: classid 1:99 ddl weight 2
+# The tc core refuses without a word where a qdisc has no class delete.
+expect_fail "class delete refused with the reason" 'classes are fixed' \
+	tc class del dev d0 parent 1: classid 1:3
 expect_eq "weight kept" "$(cw 3)" 4
 
 # jobs at the edges
