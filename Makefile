@@ -13,6 +13,12 @@
 #   make check-quick    the inner loop: builds, static checks, KUnit and the
 #                       functional e2e tests on the fast kernel (~5 min)
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
+#   make fuzz SECS=N SEED=S
+#                       the netlink fuzzer (tests/fuzz/nlfuzz.py) on the
+#                       debug kernel for N s (600), rounds of 1000 requests
+#                       from seed S (random); prints every finding's seed
+#   make stress SECS=N  stress with churn (tests/e2e/stress.sh) on the debug
+#                       kernel for N s (600)
 #   make bench-pace     shaping accuracy with pktgen (scripts/bench-pace)
 #   make bench-datapath packet rate and memory against other qdiscs
 #                       (scripts/bench-datapath)
@@ -79,6 +85,22 @@ build/tools/ddlemu: scripts/ddlemu.c
 vm:
 	scripts/vm-run $(CMD)
 
+SECS ?= 600
+SEED ?= $(shell od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+
+fuzz:
+	scripts/install-deps
+	@echo "fuzz: seed $(SEED), $(SECS) s"
+	scripts/vm-run -k debug -t $$(( $(SECS) + 900 )) -o $(CURDIR)/build/fuzz \
+		python3 -S tests/fuzz/nlfuzz.py --seed $(SEED) --count 1000 \
+		--secs $(SECS)
+
+stress:
+	scripts/install-deps
+	scripts/vm-run -k debug -t $$(( $(SECS) + 1200 )) -o $(CURDIR)/build/stress \
+		env DDL_STRESS_SECS=$(SECS) scripts/guest-e2e -t $$(( $(SECS) + 900 )) \
+		tests/e2e/stress.sh; rc=$$?; cat build/stress/e2e/stress.log; exit $$rc
+
 bench-pace:
 	scripts/bench-pace
 
@@ -94,5 +116,5 @@ bench:
 	scripts/ddl-bench --reps 3 -o build/bench all torch
 	scripts/bench-datapath --json build/bench/datapath.json
 
-.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat vm bench-pace \
+.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat vm fuzz stress bench-pace \
 	bench-datapath tools demo bench
