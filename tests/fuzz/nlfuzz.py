@@ -15,8 +15,8 @@ prio, htb, tbf, under mq on a four-queue device, and the root of a
 four-queue device.  Requests: create (a new handle: the create path),
 change (no NLM_F_CREATE), replace with the same handle (tc's replace: the
 change path), NLM_F_EXCL on the existing handle, delete, graft of another
-qdisc, class change (weights; class ids in and out of range) and class
-delete.  Options are sets of attributes with values drawn from each range
+qdisc, create under a missing parent, class change (weights; class ids in
+and out of range, a missing qdisc) and class delete.  Options are sets of attributes with values drawn from each range
 and its boundaries (0, 1, the limits and one past them, U32_MAX,
 TC_DDL_AUTO, U64_MAX), and in a share of requests malformed: short, long,
 duplicated, of unknown type, not nested, truncated.
@@ -584,6 +584,8 @@ class Fuzzer:
 			return self.q_delete(slot)
 		if r < 0.65:
 			return self.q_graft_other(slot)
+		if r < 0.67:
+			return self.q_orphan(slot)
 		if r < 0.92:
 			return self.c_change(slot)
 		return self.c_delete(slot)
@@ -706,6 +708,17 @@ class Fuzzer:
 		if err:
 			self.finding(slot, "graft", "refused: %d %s" % (err, text))
 		self.observe(slot)
+
+	def q_orphan(self, slot):
+		"""A create under a parent that does not exist."""
+		opts, _, _ = self.options()
+		body = tcmsg(slot.ifindex, slot.new_handle(), 0x7FFF0001)
+		body += attr(TCA_KIND, b"ddl\0") + opts
+		old_cfg = self.model_cfg(slot)
+		err, text = self.nl.request(RTM_NEWQDISC,
+					    NLM_F_CREATE | NLM_F_REPLACE, body)
+		self.outcome(slot, "orphan", err, text, "no such parent", None, None,
+			     old_cfg, slot.weights, slot.handle)
 
 	def minor(self, jobs):
 		return self.rng.choice([0, 1, jobs, jobs + 1, BG_MINOR, 0xFFFE,
