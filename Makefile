@@ -86,7 +86,9 @@ vm:
 	scripts/vm-run $(CMD)
 
 SECS ?= 600
+# Drawn once: a recursive variable would draw anew at every use.
 SEED ?= $(shell od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+SEED := $(SEED)
 
 fuzz:
 	scripts/install-deps
