@@ -89,6 +89,18 @@ sums_match() {
 	return 1
 }
 
+# veth_ns NS X N: namespace NS with a veth pair X0 (198.18.9.N) and X1,
+# and a static neighbour 198.18.9.N+1 behind X0, so its packets go out.
+veth_ns() {
+	ip netns add "$1"
+	ip -n "$1" link add "${2}0" type veth peer name "${2}1"
+	ip -n "$1" addr add "198.18.9.$3/24" dev "${2}0"
+	ip -n "$1" link set "${2}0" up
+	ip -n "$1" link set "${2}1" up
+	ip -n "$1" neigh replace "198.18.9.$(( $3 + 1 ))" dev "${2}0" \
+		lladdr "02:00:00:00:09:0$(( $3 + 1 ))" nud permanent
+}
+
 # The changes made live in round 1: each valid on its own.
 CHANGES=("limit 300" "limit 50" "limit 10000" "mode green" "mode rotate"
 	 "mode static" "mode fair" "slice 2ms maxwait 100ms" "slice auto"
@@ -172,13 +184,7 @@ round() {
 	dummy_dev d1
 
 	# 4. A netns deleted with packets queued in its veth.
-	ip netns add ddl-s
-	ip -n ddl-s link add s0 type veth peer name s1
-	ip -n ddl-s addr add 198.18.9.1/24 dev s0
-	ip -n ddl-s link set s0 up
-	ip -n ddl-s link set s1 up
-	ip -n ddl-s neigh replace 198.18.9.2 dev s0 lladdr 02:00:00:00:09:02 \
-		nud permanent
+	veth_ns ddl-s s 1
 	tc -n ddl-s qdisc add dev s0 root handle 1: ddl rate 1mbit
 	ip netns exec ddl-s python3 -S -c '
 import socket
@@ -197,13 +203,7 @@ for i in range(300):
 	# (sch_ddl.rst, "Lifetime, failures and permissions").  9 x 428
 	# bytes (and the netns's own IPv6 packets), 3028 of them at once
 	# (the automatic burst): 5 to 20 s.
-	ip netns add ddl-t
-	ip -n ddl-t link add t0 type veth peer name t1
-	ip -n ddl-t addr add 198.18.9.5/24 dev t0
-	ip -n ddl-t link set t0 up
-	ip -n ddl-t link set t1 up
-	ip -n ddl-t neigh replace 198.18.9.6 dev t0 lladdr 02:00:00:00:09:06 \
-		nud permanent
+	veth_ns ddl-t t 5
 	tc -n ddl-t qdisc add dev t0 root handle 1: ddl rate 1kbit
 	ip netns exec ddl-t python3 -S -c '
 import socket

@@ -623,21 +623,22 @@ class Fuzzer:
 				     "(%x -> %x)" % (old_handle or 0, handle or 0))
 		self.observe(slot)
 
+	def predict(self, base, tb, kind, create):
+		"""(why the model refuses or None, the configuration after)."""
+		if tb is None:
+			return "malformed " + kind, None
+		try:
+			return None, Model.apply(base, self.qdisc_valid(dict(tb)),
+						 create)
+		except Refused as e:
+			return str(e), None
+
 	def q_create(self, slot):
 		opts, tb, kind = self.options()
-		predicted = None
-		new_cfg = None
 		if self.rng.random() < 0.05:
 			opts = None
 			tb = {}
-		if tb is None:
-			predicted = "malformed " + kind
-		else:
-			try:
-				new_cfg = Model.apply(DEFAULTS, self.qdisc_valid(dict(tb)),
-						      True)
-			except Refused as e:
-				predicted = str(e)
+		predicted, new_cfg = self.predict(DEFAULTS, tb, kind, True)
 		old = (slot.cfg and self.model_cfg(slot), slot.weights, slot.handle)
 		handle = slot.new_handle()
 		err, text = self.nl.request(RTM_NEWQDISC,
@@ -662,16 +663,7 @@ class Fuzzer:
 		if self.rng.random() < 0.03:
 			opts, tb = None, {}
 		old_cfg = self.model_cfg(slot)
-		predicted = None
-		new_cfg = None
-		if tb is None:
-			predicted = "malformed " + kind
-		else:
-			try:
-				new_cfg = Model.apply(old_cfg, self.qdisc_valid(dict(tb)),
-						      False)
-			except Refused as e:
-				predicted = str(e)
+		predicted, new_cfg = self.predict(old_cfg, tb, kind, False)
 		if opts is None:
 			new_cfg = old_cfg
 		flags = NLM_F_CREATE | NLM_F_REPLACE if same_handle_replace else 0
