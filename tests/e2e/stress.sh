@@ -60,7 +60,7 @@ stop_readers() {
 	[ -w "$TR/trace" ] && echo >"$TR/trace"
 }
 
-# pg_counts DEV: "ATTEMPTS" of the last pktgen run on DEV
+# pg_attempts DEV: packets the last pktgen run on DEV offered (sent + errors)
 pg_attempts() {
 	local s
 	s=$(cat "/proc/net/pktgen/$1")

@@ -90,6 +90,7 @@ class Injector:
 	def request(self, mtype, flags, body, nth):
 		"""Send with the nth allocation failing (0: none).  Returns
 		(errno or None if the answer was lost, injected?)."""
+		# Built before arming: nothing but send() may allocate then.
 		self.nl.seq += 1
 		msg = struct.pack("IHHII", 16 + len(body), mtype,
 				  flags | nf.NLM_F_REQUEST | nf.NLM_F_ACK,
@@ -109,7 +110,7 @@ class Injector:
 		if sent is not None:
 			return sent, injected
 		try:
-			err, _ = self.nl.request_reply(self.nl.seq)
+			err, _ = self.nl.reply(self.nl.seq)
 		except OSError as e:
 			if e.errno in (errno.ENOBUFS, errno.EAGAIN) or \
 			   isinstance(e, socket.timeout):
@@ -269,20 +270,6 @@ class Injector:
 		body = nf.tcmsg(self.ifindex, HANDLE, nf.TC_H_ROOT)
 		return self.sweep("delete", self.base, nf.RTM_DELQDISC, 0, body,
 				  nmax)
-
-
-def request_reply(self, seq):
-	while True:
-		data = self.s.recv(1 << 20)
-		off = 0
-		while off + 16 <= len(data):
-			ln, t, _, sq, _ = struct.unpack_from("IHHII", data, off)
-			if t == nf.NLMSG_ERROR and sq == seq:
-				return -struct.unpack_from("i", data, off + 16)[0], ""
-			off += (ln + 3) & ~3
-
-
-nf.Netlink.request_reply = request_reply
 
 
 def main():

@@ -4,7 +4,7 @@
 and malformed ddl options, checked against a model of what the kernel must
 answer.  Runs as root in the test VM (it makes its own devices).
 
-usage: nlfuzz.py [--seed S] [--count N] [--secs T] [--rounds R] [--quiet]
+usage: nlfuzz.py [--seed S] [--count N] [--secs T] [--rounds R]
 
 A run is rounds of N requests each; round r uses seed S + r and starts from
 fresh devices, so "--seed S+r --count N --rounds 1" replays it.  It stops
@@ -131,7 +131,10 @@ class Netlink:
 
 	def request(self, mtype, flags, body):
 		"""Returns (errno, extack message); errno 0 on success."""
-		seq = self.send(mtype, flags | NLM_F_ACK, body)
+		return self.reply(self.send(mtype, flags | NLM_F_ACK, body))
+
+	def reply(self, seq):
+		"""The answer to request SEQ: (errno, extack message)."""
 		while True:
 			data = self.s.recv(1 << 20)
 			off = 0
@@ -282,10 +285,9 @@ def decode_opts(raw):
 
 
 class Fuzzer:
-	def __init__(self, seed, quiet):
+	def __init__(self, seed):
 		self.rng = random.Random(seed)
 		self.seed = seed
-		self.quiet = quiet
 		self.nl = Netlink()
 		self.findings = []
 		self.stats = {"accepted": 0, "refused": 0, "core-silent": 0}
@@ -776,7 +778,7 @@ class Fuzzer:
 
 def main():
 	args = sys.argv[1:]
-	seed, count, secs, rounds, quiet = 1, 1000, 0, 1, False
+	seed, count, secs, rounds = 1, 1000, 0, 1
 	while args:
 		a = args.pop(0)
 		if a == "--seed":
@@ -788,8 +790,6 @@ def main():
 			rounds = 1 << 30
 		elif a == "--rounds":
 			rounds = int(args.pop(0))
-		elif a == "--quiet":
-			quiet = True
 		else:
 			sys.exit(__doc__)
 	start = time.monotonic()
@@ -800,7 +800,7 @@ def main():
 			break
 		if secs:
 			print("# round seed %d" % (seed + r), flush=True)
-		fz = Fuzzer(seed + r, quiet)
+		fz = Fuzzer(seed + r)
 		fz.teardown()
 		fz.setup()
 		for i in range(count):
