@@ -94,6 +94,19 @@
 #define DDL_MAXPERIOD_MIN	1000U
 #define DDL_MAXPERIOD_MAX	60000000U
 
+/*
+ * Mode cluster: epochs of the shared clock, us; a declared size of at most
+ * DDL_SIZE_MAX bytes; a key moves at most DDL_CL_SPAN_MAX ns past its
+ * epoch at a time; a job with no declared size is given DDL_CL_NOMINAL
+ * epochs of bytes at the rate (DDL_FAIR_STEP_MAX without a rate).
+ */
+#define DDL_EPOCH_DEFAULT	20000U
+#define DDL_EPOCH_MIN		100U
+#define DDL_EPOCH_MAX		10000000U
+#define DDL_SIZE_MAX		BIT_ULL(40)
+#define DDL_CL_SPAN_MAX		(1000ULL * 1000000000ULL)
+#define DDL_CL_NOMINAL		8U
+
 /* A job empty this long starts a new burst when it sends again (no yield). */
 #define DDL_BURST_GAP_US	1000U
 
@@ -158,6 +171,11 @@
  * @ecn: mark ECN-capable packets CE instead of dropping them
  * @lead_us: drain this long before a predicted burst; 0: no prediction
  * @maxperiod_us: burst intervals longer than this are not periodic
+ * @epoch_us: mode cluster: length of an epoch of the shared clock
+ * @base_ns: mode cluster: where epoch 0 begins on the shared clock
+ * @ndscp: code points in @dscp; 0: DSCP left alone
+ * @dscp: DSCP written into a job's packets by its rank, the last for the
+ *	later ranks
  * @burst_ns: derived by ddl_params_derive(): @burst as time at @rate
  * @target_bytes: derived by ddl_params_derive(): the target in force, bytes
  */
@@ -179,6 +197,10 @@ struct ddl_params {
 	u32	ecn;
 	u32	lead_us;
 	u32	maxperiod_us;
+	u32	epoch_us;
+	u64	base_ns;
+	u32	ndscp;
+	u8	dscp[TC_DDL_DSCP_MAX];
 
 	u64	burst_ns;
 	u64	target_bytes;
@@ -237,6 +259,7 @@ enum ddl_reason {
  * @DDL_TURN_YIELD: green's queue stayed empty for its yield time
  * @DDL_TURN_STATIC: mode static: a job of a lower minor became backlogged
  * @DDL_TURN_FAIR: mode fair: another job's burst has the smallest finish tag
+ * @DDL_TURN_CLUSTER: mode cluster: another job's burst has the smallest key
  */
 enum ddl_turn_why {
 	DDL_TURN_START,
@@ -244,6 +267,7 @@ enum ddl_turn_why {
 	DDL_TURN_YIELD,
 	DDL_TURN_STATIC,
 	DDL_TURN_FAIR,
+	DDL_TURN_CLUSTER,
 };
 
 /**
@@ -334,6 +358,13 @@ struct ddl_job_log {
  * @budget: bytes its current burst is tagged with
  * @seg_bytes: bytes queued in its current burst
  * @tag_exts: times a burst of it outgrew its tag
+ * @cl_node: in &ddl_sched.cl while a backlogged job (mode cluster)
+ * @rank_node: in &ddl_sched.ranked while its burst is in progress
+ * @size: declared bytes of the job's whole burst over all its hosts, 0: none
+ * @cl_key: key of its current burst, ns of the shared clock since the base
+ * @cl_allow: bytes of the burst @cl_key covers
+ * @cl_bytes: bytes queued since @cl_key was given
+ * @cl_rot: the burst's place in its epoch's rotation, breaks ties of @cl_key
  *
  * The small fields share one 16-byte slot.
  */
@@ -381,6 +412,14 @@ struct ddl_cls {
 	u64			budget;
 	u64			seg_bytes;
 	u64			tag_exts;
+
+	struct rb_node		cl_node;
+	struct rb_node		rank_node;
+	u64			size;
+	u64			cl_key;
+	u64			cl_allow;
+	u64			cl_bytes;
+	u32			cl_rot;
 };
 
 /**
@@ -441,6 +480,17 @@ struct ddl_cls {
  * @gps_weight: sum of the weights of the jobs in @gps
  * @gps_jobs: number of jobs in @gps
  * @tag_exts: bursts' tags extended, all jobs
+ * @cl: backlogged jobs by cluster key (mode cluster serves the first)
+ * @ranked: jobs whose burst is in progress, by cluster key: backlogged,
+ *	or empty for less than DDL_FAIR_PAUSE_US (pruned when seen)
+ * @cl_on: the cluster order is kept (mode cluster)
+ * @cl_jobs: number of jobs in @cl
+ * @cl_wsum: sum of the weights of the job classes with a declared size
+ * @clock_off: the shared clock (CLOCK_TAI) less the caller's clock, ns, as
+ *	the glue last read it
+ * @epoch: epoch of the shared clock at the last burst start
+ * @cl_bursts: bursts given a cluster key
+ * @cl_exts: cluster keys moved on because a burst outgrew them
  * @jlog: completed bursts, one log per job
  * @bursts_done: bursts completed, all jobs
  * @turns: green changes recorded; the last min(@turns, DDL_TURN_LOG) are in
@@ -508,6 +558,16 @@ struct ddl_sched {
 	u32			gps_weight;
 	u32			gps_jobs;
 	u64			tag_exts;
+
+	struct rb_root_cached	cl;
+	struct rb_root_cached	ranked;
+	bool			cl_on;
+	u32			cl_jobs;
+	u64			cl_wsum;
+	u64			clock_off;
+	u64			epoch;
+	u64			cl_bursts;
+	u64			cl_exts;
 
 	struct ddl_job_log	*jlog;
 	u64			bursts_done;
@@ -598,6 +658,19 @@ void ddl_fair_served(struct ddl_sched *s, u32 len);
 u32 ddl_fair_first(const struct ddl_sched *s);
 void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight);
 
+/* ddl_cluster.c: one order on every host of a cluster */
+
+u64 ddl_epoch_of(const struct ddl_params *p, u64 shared);
+void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
+		       u32 idx, u64 now);
+void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
+			  u32 idx, u32 len);
+u32 ddl_cluster_first(const struct ddl_sched *s);
+u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now);
+void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size);
+void ddl_cluster_mode(struct ddl_sched *s, const struct ddl_params *p,
+		      u64 now);
+
 /* ddl_log.c: green changes, completed bursts and their histogram */
 
 u32 ddl_hist_bucket(u64 us);
@@ -636,6 +709,11 @@ void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c);
 void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c);
 /* The class changes owner: its burst leaves the fair reference. */
 void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c);
+/* Job class @c joins or leaves the backlogged jobs of the cluster order. */
+void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c);
+void ddl_cluster_unqueue(struct ddl_sched *s, struct ddl_cls *c);
+/* A job's weight changes: the sum of the declared jobs' weights follows. */
+void ddl_cluster_weight(struct ddl_sched *s, u32 idx, u32 weight);
 /* Record a change of green from @s->green to @to. */
 void ddl_turn_record(struct ddl_sched *s, u32 to, enum ddl_turn_why why,
 		     u64 now);

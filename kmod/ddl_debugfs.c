@@ -241,6 +241,8 @@ static const char *ddl_mode_name(u32 mode)
 		return "static";
 	case TC_DDL_MODE_FAIR:
 		return "fair";
+	case TC_DDL_MODE_CLUSTER:
+		return "cluster";
 	}
 	return "?";
 }
@@ -258,6 +260,8 @@ static const char *ddl_turn_name(u32 why)
 		return "static";
 	case DDL_TURN_FAIR:
 		return "fair";
+	case DDL_TURN_CLUSTER:
+		return "cluster";
 	}
 	return "?";
 }

@@ -18,13 +18,14 @@ struct dentry;
 
 /*
  * One class: its FIFO and statistics.  bstats, 16-byte aligned, comes
- * first, so that the class packs into 96 bytes with no hole.
+ * first, so that the class packs into 112 bytes with no hole.
  */
 struct ddl_class {
 	struct gnet_stats_basic_sync	bstats;
 	struct qdisc_skb_head		q;
 	struct gnet_stats_queue		qstats;
 	u64				ce_marks;
+	u64				dscp_marks;
 	u64				burst_backlog;
 	u64				burst_backlog_max;
 	u64				burst_backlog_sum;
@@ -53,6 +54,8 @@ struct ddl_sched_data {
 	u64				aqm_drops;
 	u64				lead_marks;
 	u64				lead_drops;
+	u64				dscp_marks;
+	u64				dscp_fails;
 
 	/* debugfs (ddl_debugfs.c): under ddl_instances_lock */
 	struct Qdisc			*sch;

@@ -302,6 +302,7 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	if (c->predicted)
 		ddl_periodic_add(s, c);
 	ddl_fair_burst(s, idx, now);
+	ddl_cluster_burst(s, p, idx, now);
 
 	if (s->lead_job == idx) {
 		if (s->lead_active) {
@@ -348,5 +349,6 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	if (len >= DDL_BURST_PKT_MIN && !c->data_qlen++)
 		started = ddl_burst_start(s, p, idx, now);
 	ddl_fair_enqueued(s, idx, len);
+	ddl_cluster_enqueued(s, p, idx, len);
 	return started;
 }

@@ -50,6 +50,9 @@ void ddl_params_init(struct ddl_params *p)
 	p->ecn = 1;
 	p->lead_us = 0;
 	p->maxperiod_us = DDL_MAXPERIOD_DEFAULT;
+	p->epoch_us = DDL_EPOCH_DEFAULT;
+	p->base_ns = 0;
+	p->ndscp = 0;
 	ddl_params_derive(p);
 }
 
@@ -197,6 +200,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	s->periodic = RB_ROOT_CACHED;
 	s->fair = RB_ROOT_CACHED;
 	s->gps = RB_ROOT_CACHED;
+	s->cl = RB_ROOT_CACHED;
+	s->ranked = RB_ROOT_CACHED;
 	s->lead_job = DDL_NONE;
 
 	/* hash_32() needs at least one bit. */
@@ -219,6 +224,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 		RB_CLEAR_NODE(&c->periodic_node);
 		RB_CLEAR_NODE(&c->fair_node);
 		RB_CLEAR_NODE(&c->gps_node);
+		RB_CLEAR_NODE(&c->cl_node);
+		RB_CLEAR_NODE(&c->rank_node);
 		c->weight = DDL_WEIGHT_DEFAULT;
 	}
 	return 0;
@@ -344,11 +351,14 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 	u64 yield;
 	u32 next;
 
-	if (p->mode == TC_DDL_MODE_FAIR) {
-		next = ddl_fair_first(s);
+	if (p->mode == TC_DDL_MODE_FAIR || p->mode == TC_DDL_MODE_CLUSTER) {
+		next = p->mode == TC_DDL_MODE_FAIR ? ddl_fair_first(s) :
+						     ddl_cluster_first(s);
 		if (next != DDL_NONE && next != s->green)
 			ddl_set_green(s, p, next, s->green == DDL_NONE ?
-				      DDL_TURN_START : DDL_TURN_FAIR, now);
+				      DDL_TURN_START :
+				      p->mode == TC_DDL_MODE_FAIR ?
+				      DDL_TURN_FAIR : DDL_TURN_CLUSTER, now);
 		return;
 	}
 
@@ -648,6 +658,7 @@ void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
 
 	ddl_bm_set(s, idx);
 	ddl_fair_queue(s, c);
+	ddl_cluster_queue(s, c);
 	list_add_tail(&c->rr_node, &s->rr);
 	if (c->deficit <= 0)
 		c->deficit = (s64)DDL_QUANTUM * c->weight;
@@ -681,6 +692,7 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 
 	ddl_bm_clear(s, idx);
 	ddl_fair_unqueue(s, c);
+	ddl_cluster_unqueue(s, c);
 	list_del_init(&c->rr_node);
 	if (c->data_qlen) {
 		c->data_qlen = 0;
@@ -711,6 +723,7 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight)
 {
+	ddl_cluster_weight(s, idx, weight);
 	ddl_fair_weight(s, idx, weight);
 	if (idx == s->green)
 		s->slice_end = s->slice_start + ddl_turn_ns(s, p, idx);
@@ -728,9 +741,11 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  * classes keep their packets and serve them in order; a new mode takes over
  * at the next pick.  A new rate takes effect at the next packet, which may
  * leave at once.  A change of the target, the lead time or maxperiod
- * closes an open lead window; learned periods are kept.
+ * closes an open lead window; learned periods are kept.  Entering or
+ * leaving mode cluster builds or empties its order (ddl_cluster_mode()).
  *
- * Context: under the qdisc lock.  O(jobs) if the key changes, else O(1).
+ * Context: under the qdisc lock.  O(jobs) if the key changes, O(jobs log
+ * jobs) if mode cluster begins, else O(1).
  */
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		     const struct ddl_params *p, u64 now)
@@ -756,6 +771,8 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 	}
 	if (!p->rate)
 		ddl_pace_release(s, now);
+
+	ddl_cluster_mode(s, p, now);
 
 	if (old->target_bytes != p->target_bytes ||
 	    old->lead_us != p->lead_us ||

@@ -24,6 +24,7 @@ TRACE_DEFINE_ENUM(DDL_TURN_SLICE);
 TRACE_DEFINE_ENUM(DDL_TURN_YIELD);
 TRACE_DEFINE_ENUM(DDL_TURN_STATIC);
 TRACE_DEFINE_ENUM(DDL_TURN_FAIR);
+TRACE_DEFINE_ENUM(DDL_TURN_CLUSTER);
 
 TRACE_DEFINE_ENUM(DDL_DROP_OVERLIMIT);
 TRACE_DEFINE_ENUM(DDL_DROP_FILTER);
@@ -52,7 +53,8 @@ TRACE_EVENT(ddl_turn,
 				       { DDL_TURN_SLICE, "slice" },
 				       { DDL_TURN_YIELD, "yield" },
 				       { DDL_TURN_STATIC, "static" },
-				       { DDL_TURN_FAIR, "fair" }))
+				       { DDL_TURN_FAIR, "fair" },
+				       { DDL_TURN_CLUSTER, "cluster" }))
 );
 
 TRACE_EVENT(ddl_burst_start,

@@ -16,12 +16,7 @@
 #include <linux/prandom.h>
 #include <linux/sort.h>
 
-#include "ddl_sched.c"
-#include "ddl_fair.c"
-#include "ddl_keymap.c"
-#include "ddl_pace.c"
-#include "ddl_predict.c"
-#include "ddl_log.c"
+#include "ddl_kunit_core.h"
 
 #define DDL_F_PKT	1500U		/* bytes, and ns on the link */
 #define DDL_F_GAP	20000000ULL	/* ns of silence between rounds */

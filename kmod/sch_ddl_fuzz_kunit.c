@@ -30,12 +30,7 @@
 #include <linux/prandom.h>
 #include <linux/rbtree_augmented.h>
 
-#include "ddl_sched.c"
-#include "ddl_fair.c"
-#include "ddl_keymap.c"
-#include "ddl_pace.c"
-#include "ddl_predict.c"
-#include "ddl_log.c"
+#include "ddl_kunit_core.h"
 
 /*
  * Steps per seed: four seeds make a million on the fast kernel.  Under

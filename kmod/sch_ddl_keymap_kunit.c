@@ -12,12 +12,7 @@
 
 #include "compat.h"
 
-#include "ddl_sched.c"
-#include "ddl_fair.c"
-#include "ddl_keymap.c"
-#include "ddl_pace.c"
-#include "ddl_predict.c"
-#include "ddl_log.c"
+#include "ddl_kunit_core.h"
 
 #include "ddl_kunit_sim.h"
 

@@ -83,6 +83,15 @@ static struct ddl_skb_cb *ddl_skb_cb(const struct sk_buff *skb)
 	return (struct ddl_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
+/*
+ * The shared clock of mode cluster, CLOCK_TAI, less the clock the core is
+ * given (CLOCK_MONOTONIC): constant but for a step of the system's time.
+ */
+static u64 ddl_clock_off(void)
+{
+	return ktime_mono_to_any(0, TK_OFFS_TAI);
+}
+
 /* Longest the watchdog may fire late; the burst credit makes up for it. */
 #define DDL_SLACK_MAX_NS	(250 * NSEC_PER_USEC)
 
@@ -382,6 +391,8 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		}
 	}
 
+	if (q->params.mode == TC_DDL_MODE_CLUSTER)
+		q->s.clock_off = ddl_clock_off();
 	ddl_skb_cb(skb)->enqueued = now;
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
@@ -402,6 +413,40 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	sch->qstats.backlog += len;
 	sch->q.qlen++;
 	return NET_XMIT_SUCCESS;
+}
+
+/*
+ * Write the DSCP of rank @rank into @skb, an IPv4 or IPv6 packet; the ECN
+ * bits stay, the IPv4 checksum follows.  A packet whose header cannot be
+ * made writable leaves as it is, counted in dscp_fails.
+ */
+static void ddl_set_dscp(struct ddl_sched_data *q, struct ddl_class *cl,
+			 struct sk_buff *skb, u32 rank)
+{
+	u8 ds = q->params.dscp[min(rank, q->params.ndscp - 1)] << 2;
+	int nhoff = skb_network_offset(skb);
+
+	switch (skb_protocol(skb, true)) {
+	case htons(ETH_P_IP):
+		if (!pskb_may_pull(skb, nhoff + sizeof(struct iphdr)) ||
+		    skb_try_make_writable(skb, nhoff + sizeof(struct iphdr)))
+			break;
+		ipv4_change_dsfield(ip_hdr(skb), INET_ECN_MASK, ds);
+		goto marked;
+	case htons(ETH_P_IPV6):
+		if (!pskb_may_pull(skb, nhoff + sizeof(struct ipv6hdr)) ||
+		    skb_try_make_writable(skb, nhoff + sizeof(struct ipv6hdr)))
+			break;
+		ipv6_change_dsfield(ipv6_hdr(skb), INET_ECN_MASK, ds);
+		goto marked;
+	default:
+		return;		/* not IP: nothing to write */
+	}
+	q->dscp_fails++;
+	return;
+marked:
+	q->dscp_marks++;
+	cl->dscp_marks++;
 }
 
 static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
@@ -443,6 +488,11 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 
 	len = qdisc_pkt_len(skb);
 	cl->qstats.backlog -= len;
+	/* The rank while the job is still queued: its packet leaves now. */
+	if (q->params.ndscp && idx != DDL_BG(&q->s))
+		ddl_set_dscp(q, cl, skb,
+			     ddl_cluster_rank(&q->s, idx, q->params.ndscp - 1,
+					      now));
 	bstats_update(&cl->bstats, skb);
 	ddl_served(&q->s, &q->params, idx, reason, len, now);
 	if (!cl->q.qlen)
@@ -595,6 +645,11 @@ static struct netlink_range_validation ddl_maxperiod_range = {
 	.max = DDL_MAXPERIOD_MAX,
 };
 
+static struct netlink_range_validation ddl_epoch_range = {
+	.min = DDL_EPOCH_MIN,
+	.max = DDL_EPOCH_MAX,
+};
+
 static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_PAD]		= { .type = NLA_REJECT },
 	[TCA_DDL_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_limit_range),
@@ -622,11 +677,21 @@ static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_LEAD]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_lead_range),
 	[TCA_DDL_MAXPERIOD]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ddl_maxperiod_range),
+	[TCA_DDL_EPOCH]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_epoch_range),
+	[TCA_DDL_BASE]		= { .type = NLA_U64 },
+	/* Each byte checked in ddl_parse_opt(). */
+	[TCA_DDL_DSCP]		= { .type = NLA_BINARY, .len = TC_DDL_DSCP_MAX },
+};
+
+static struct netlink_range_validation ddl_size_range = {
+	.max = DDL_SIZE_MAX,
 };
 
 static const struct nla_policy ddl_class_policy[TCA_DDL_CLASS_MAX + 1] = {
 	[TCA_DDL_CLASS_WEIGHT]	= NLA_POLICY_RANGE(NLA_U32, DDL_WEIGHT_MIN,
 						   DDL_WEIGHT_MAX),
+	[TCA_DDL_CLASS_SIZE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ddl_size_range),
+	[TCA_DDL_CLASS_PAD]	= { .type = NLA_REJECT },
 };
 
 static void ddl_get_u32(u32 *v, struct nlattr *attr)
@@ -738,6 +803,29 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 	ddl_get_u32(&p->bgshare, tb[TCA_DDL_BGSHARE]);
 	ddl_get_u32(&p->key, tb[TCA_DDL_KEY]);
 	ddl_get_u32(&p->keyttl_ms, tb[TCA_DDL_KEYTTL]);
+	ddl_get_u32(&p->epoch_us, tb[TCA_DDL_EPOCH]);
+	if (tb[TCA_DDL_BASE])
+		p->base_ns = nla_get_u64(tb[TCA_DDL_BASE]);
+	if (tb[TCA_DDL_DSCP]) {
+		const u8 *ds = nla_data(tb[TCA_DDL_DSCP]);
+		u32 i, n = nla_len(tb[TCA_DDL_DSCP]);
+
+		for (i = 0; i < n; i++) {
+			if (ds[i] > INET_DSCP_MASK >> 2) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_DSCP],
+						    "A DSCP is 0..63");
+				return -ERANGE;
+			}
+		}
+		memset(p->dscp, 0, sizeof(p->dscp));
+		memcpy(p->dscp, ds, n);
+		p->ndscp = n;
+	}
+	if (p->ndscp && p->mode != TC_DDL_MODE_CLUSTER) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "dscp writes the rank in the cluster order: it needs mode cluster");
+		return -EINVAL;
+	}
 
 	if (jobs != p->jobs && !create) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_JOBS],
@@ -792,6 +880,10 @@ static void ddl_commit_params(struct ddl_params *dst,
 	WRITE_ONCE(dst->ecn, src->ecn);
 	WRITE_ONCE(dst->lead_us, src->lead_us);
 	WRITE_ONCE(dst->maxperiod_us, src->maxperiod_us);
+	WRITE_ONCE(dst->epoch_us, src->epoch_us);
+	WRITE_ONCE(dst->base_ns, src->base_ns);
+	WRITE_ONCE(dst->ndscp, src->ndscp);
+	memcpy(dst->dscp, src->dscp, sizeof(dst->dscp));
 	dst->burst_ns = src->burst_ns;
 	dst->target_bytes = src->target_bytes;
 }
@@ -810,6 +902,7 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 
 	sch_tree_lock(sch);
 	now = ktime_get_ns();
+	q->s.clock_off = ddl_clock_off();
 	old = q->params;
 	ddl_commit_params(&q->params, &p);
 	ddl_reconfigure(&q->s, &old, &p, now);
@@ -856,6 +949,8 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 		gnet_stats_basic_sync_init(&q->classes[i].bstats);
 
 	q->params = p;
+	q->s.clock_off = ddl_clock_off();
+	ddl_cluster_mode(&q->s, &p, ktime_get_ns());
 	ddl_debugfs_add(sch);
 	return 0;
 }
@@ -903,7 +998,12 @@ static int ddl_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_DDL_ECN, READ_ONCE(q->params.ecn)) ||
 	    nla_put_u32(skb, TCA_DDL_LEAD, READ_ONCE(q->params.lead_us)) ||
 	    nla_put_u32(skb, TCA_DDL_MAXPERIOD,
-			READ_ONCE(q->params.maxperiod_us)))
+			READ_ONCE(q->params.maxperiod_us)) ||
+	    nla_put_u32(skb, TCA_DDL_EPOCH, READ_ONCE(q->params.epoch_us)) ||
+	    nla_put_u64_64bit(skb, TCA_DDL_BASE, READ_ONCE(q->params.base_ns),
+			      TCA_DDL_PAD) ||
+	    nla_put(skb, TCA_DDL_DSCP, READ_ONCE(q->params.ndscp),
+		    q->params.dscp))
 		goto nla_put_failure;
 
 	/* The target as it was given: in time or in bytes. */
@@ -974,6 +1074,14 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->tag_exts = q->s.tag_exts;
 	qs->fair_jobs = q->s.gps_jobs;
 	qs->claimed = bitmap_weight(q->s.claimed_bm, q->s.jobs);
+	qs->epoch = q->s.epoch;
+	qs->cl_bursts = q->s.cl_bursts;
+	qs->cl_exts = q->s.cl_exts;
+	qs->dscp_marks = q->dscp_marks;
+	qs->dscp_fails = q->dscp_fails;
+	qs->cl_first = q->s.cl_on ?
+		       ddl_idx_to_minor(q, ddl_cluster_first(&q->s)) : 0;
+	qs->cl_jobs = q->s.cl_jobs;
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));
@@ -1021,17 +1129,24 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (err < 0)
 		return err;
 
-	if (tb[TCA_DDL_CLASS_WEIGHT]) {
-		if (idx == DDL_BG(&q->s)) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_WEIGHT],
-					    "The background class is never green and has no weight");
-			return -EINVAL;
-		}
-		sch_tree_lock(sch);
+	if (tb[TCA_DDL_CLASS_WEIGHT] && idx == DDL_BG(&q->s)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_WEIGHT],
+				    "The background class is never green and has no weight");
+		return -EINVAL;
+	}
+	if (tb[TCA_DDL_CLASS_SIZE] && idx == DDL_BG(&q->s)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_SIZE],
+				    "The background class is no job and has no size");
+		return -EINVAL;
+	}
+	sch_tree_lock(sch);
+	if (tb[TCA_DDL_CLASS_WEIGHT])
 		ddl_set_weight(&q->s, &q->params, idx,
 			       nla_get_u32(tb[TCA_DDL_CLASS_WEIGHT]));
-		sch_tree_unlock(sch);
-	}
+	if (tb[TCA_DDL_CLASS_SIZE])
+		ddl_cluster_size(&q->s, idx,
+				 nla_get_u64(tb[TCA_DDL_CLASS_SIZE]));
+	sch_tree_unlock(sch);
 	return 0;
 }
 
@@ -1090,8 +1205,11 @@ static int ddl_dump_class(struct Qdisc *sch, unsigned long arg,
 	if (!opts)
 		return -EMSGSIZE;
 	if (idx != DDL_BG(&q->s) &&
-	    nla_put_u32(skb, TCA_DDL_CLASS_WEIGHT,
-			READ_ONCE(q->s.cls[idx].weight))) {
+	    (nla_put_u32(skb, TCA_DDL_CLASS_WEIGHT,
+			 READ_ONCE(q->s.cls[idx].weight)) ||
+	     nla_put_u64_64bit(skb, TCA_DDL_CLASS_SIZE,
+			       READ_ONCE(q->s.cls[idx].size),
+			       TCA_DDL_CLASS_PAD))) {
 		nla_nest_cancel(skb, opts);
 		return -EMSGSIZE;
 	}
@@ -1150,7 +1268,15 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		cs->vfinish = c->vfinish;
 		cs->seg_bytes = c->seg_bytes;
 		cs->tag_exts = c->tag_exts;
+		cs->size = c->size;
+		cs->cl_key = c->cl_key;
+		cs->cl_allow = c->cl_allow;
+		cs->cl_rot = c->cl_rot;
+		if (c->backlogged)
+			cs->rank = ddl_cluster_rank(&q->s, idx,
+						    TC_DDL_DSCP_MAX, now);
 	}
+	cs->dscp_marks = cl->dscp_marks;
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||

@@ -44,6 +44,9 @@
 #define DDL_LEAD_MAX		10000000U	/* us */
 #define DDL_MAXPERIOD_MIN	1000U		/* us */
 #define DDL_MAXPERIOD_MAX	60000000U	/* us */
+#define DDL_EPOCH_MIN		100U		/* us */
+#define DDL_EPOCH_MAX		10000000U	/* us */
+#define DDL_SIZE_MAX		(1ULL << 40)	/* bytes */
 
 /* The largest time get_time() must hold, in its units, fits its u32. */
 _Static_assert((unsigned long long)DDL_MAXPERIOD_MAX * TIME_UNITS_PER_SEC /
@@ -56,6 +59,7 @@ static const char * const ddl_modes[] = {
 	[TC_DDL_MODE_GREEN]	= "green",
 	[TC_DDL_MODE_STATIC]	= "static",
 	[TC_DDL_MODE_FAIR]	= "fair",
+	[TC_DDL_MODE_CLUSTER]	= "cluster",
 };
 
 static const char * const ddl_keys[] = {
@@ -76,12 +80,15 @@ static void explain(void)
 		"               [ rate RATE|unlimited ] [ burst BYTES|auto ]\n"
 		"               [ target BYTES|TIME|off ] [ interval TIME ]\n"
 		"               [ ecn | noecn ] [ lead TIME ] [ maxperiod TIME ]\n"
+		"               [ epoch TIME ] [ base NSEC ] [ dscp DSCP[,DSCP...]|off ]\n"
 		"\n"
 		"  limit    maximum packets queued in the qdisc, 1..1048576 (default 10000)\n"
 		"  jobs     number of job classes, 1..4096, fixed at creation (default 16)\n"
 		"  mode     fair: send the burst that per-job fair sharing would finish\n"
-		"           first; rotate, green: green rotates by slices (rotate: with\n"
-		"           the whole order); static: fixed order by minor (default fair)\n"
+		"           first; cluster: one order on every host, by the epoch a burst\n"
+		"           began in and its job's declared size; rotate, green: green\n"
+		"           rotates by slices (rotate: with the whole order); static:\n"
+		"           fixed order by minor (default fair)\n"
 		"  slice    modes rotate, green: green time of a job of weight 1,\n"
 		"           100us..10s; auto: 4 of the green job's learned burst periods,\n"
 		"           handed on between bursts (default auto)\n"
@@ -105,17 +112,26 @@ static void explain(void)
 		"  lead     drain the background this long before a predicted burst,\n"
 		"           0..10s, 0: no prediction; needs a target (default 0)\n"
 		"  maxperiod longest burst period learned, 1ms..60s,\n"
-		"           more than 2 x lead (default 10s)\n");
+		"           more than 2 x lead (default 10s)\n"
+		"  epoch    mode cluster: epoch of the shared clock (CLOCK_TAI),\n"
+		"           100us..10s (default 20ms)\n"
+		"  base     mode cluster: where epoch 0 begins, ns of CLOCK_TAI\n"
+		"           (default 0)\n"
+		"  dscp     mode cluster: DSCP (0..63) of a job's packets by its rank\n"
+		"           in the order, first to last, the last for later ranks;\n"
+		"           up to 8 (default off)\n");
 }
 
 static void cexplain(void)
 {
 	fprintf(stderr,
-		"Usage: ... class ... ddl [ weight W ]\n"
+		"Usage: ... class ... ddl [ weight W ] [ size BYTES ]\n"
 		"\n"
 		"  weight   weight of a job class, 1..256 (default 1): its share of the\n"
 		"           fair reference in mode fair, its slice multiplier in modes\n"
-		"           rotate and green (and DRR quantum in mode green)\n");
+		"           rotate and green (and DRR quantum in mode green)\n"
+		"  size     mode cluster: the job's whole burst per iteration over all\n"
+		"           of its hosts, up to 1Tb; 0: not declared (default 0)\n");
 }
 
 /*
@@ -234,6 +250,58 @@ static int ddl_get_name(__u32 *val, const char *arg,
 	return -1;
 }
 
+/*
+ * Bytes as a u64: a number with an optional unit b, k or kb, m or mb, g or
+ * gb, t or tb (powers of 1024, as tc's sizes), at most @hi.
+ */
+static int ddl_get_size64(__u64 *size, const char *arg, __u64 hi)
+{
+	static const char * const units[] = { "", "k", "m", "g", "t" };
+	double v;
+	size_t i;
+	char *p;
+
+	v = strtod(arg, &p);
+	if (p == arg || !(v >= 0))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		size_t n = strlen(units[i]);
+
+		if (strncasecmp(p, units[i], n))
+			continue;
+		if (strcasecmp(p + n, "") && strcasecmp(p + n, "b"))
+			continue;
+		for (; n && i; i--)
+			v *= 1024;
+		if (v > hi)
+			return -1;
+		*size = (__u64)v;
+		return 0;
+	}
+	return -1;
+}
+
+/* "46,10,0": up to TC_DDL_DSCP_MAX code points 0..63; "off": none. */
+static int ddl_get_dscp(__u8 *ds, __u32 *n, const char *arg)
+{
+	char buf[128], *tok, *save = NULL;
+	__u32 v;
+
+	*n = 0;
+	if (strcmp(arg, "off") == 0)
+		return 0;
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*n == TC_DDL_DSCP_MAX || get_u32(&v, tok, 0) || v > 63)
+			return -1;
+		ds[(*n)++] = v;
+	}
+	return *n ? 0 : -1;
+}
+
 static int ddl_illegal(const char *what)
 {
 	fprintf(stderr, "Illegal \"%s\"\n", what);
@@ -246,8 +314,10 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	bool set[TCA_DDL_MAX + 1] = {};
 	__u32 val[TCA_DDL_MAX + 1] = {};
+	__u8 dscp[TC_DDL_DSCP_MAX];
+	__u64 rate = 0, base = 0;
 	struct rtattr *tail;
-	__u64 rate = 0;
+	__u32 ndscp = 0;
 	int type;
 
 	while (argc > 0) {
@@ -365,6 +435,22 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (ddl_get_time(&val[type], *argv, DDL_MAXPERIOD_MIN,
 					 DDL_MAXPERIOD_MAX))
 				return ddl_illegal("maxperiod");
+		} else if (strcmp(*argv, "epoch") == 0) {
+			type = TCA_DDL_EPOCH;
+			NEXT_ARG();
+			if (ddl_get_time(&val[type], *argv, DDL_EPOCH_MIN,
+					 DDL_EPOCH_MAX))
+				return ddl_illegal("epoch");
+		} else if (strcmp(*argv, "base") == 0) {
+			type = TCA_DDL_BASE;
+			NEXT_ARG();
+			if (get_u64(&base, *argv, 10))
+				return ddl_illegal("base");
+		} else if (strcmp(*argv, "dscp") == 0) {
+			type = TCA_DDL_DSCP;
+			NEXT_ARG();
+			if (ddl_get_dscp(dscp, &ndscp, *argv))
+				return ddl_illegal("dscp");
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -407,6 +493,10 @@ static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			continue;
 		if (type == TCA_DDL_RATE)
 			addattr64(n, 1024, type, rate);	/* NLA_U64 */
+		else if (type == TCA_DDL_BASE)
+			addattr64(n, 1024, type, base);
+		else if (type == TCA_DDL_DSCP)
+			addattr_l(n, 1024, type, dscp, ndscp);
 		else
 			addattr32(n, 1024, type, val[type]);
 	}
@@ -467,6 +557,24 @@ static void ddl_print_name(const char *name, __u32 v,
 		snprintf(fmt, sizeof(fmt), "%s %%u ", name);
 		print_uint(PRINT_ANY, name, fmt, v);
 	}
+}
+
+/* JSON "dscp": [46, 10]; text "dscp 46,10" or "dscp off". */
+static void ddl_print_dscp(struct rtattr *attr)
+{
+	const __u8 *ds = RTA_DATA(attr);
+	int i, n = RTA_PAYLOAD(attr);
+
+	if (n > TC_DDL_DSCP_MAX)
+		n = TC_DDL_DSCP_MAX;
+	open_json_array(PRINT_JSON, "dscp");
+	for (i = 0; i < n; i++)
+		print_uint(PRINT_JSON, NULL, NULL, ds[i]);
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_FP, NULL, "%s", "dscp ");
+	for (i = 0; i < n; i++)
+		print_uint(PRINT_FP, NULL, i ? ",%u" : "%u", ds[i]);
+	print_string(PRINT_FP, NULL, "%s ", n ? "" : "off");
 }
 
 static int ddl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
@@ -545,15 +653,22 @@ static int ddl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		ddl_print_us("lead", v);
 	if (ddl_attr_u32(tb, TCA_DDL_MAXPERIOD, &v))
 		ddl_print_us("maxperiod", v);
+	if (ddl_attr_u32(tb, TCA_DDL_EPOCH, &v))
+		ddl_print_us("epoch", v);
+	if (ddl_attr_u64(tb, TCA_DDL_BASE, &rate))
+		print_u64(PRINT_ANY, "base", "base %llu ", rate);
+	if (tb[TCA_DDL_DSCP])
+		ddl_print_dscp(tb[TCA_DDL_DSCP]);
 	return 0;
 }
 
 static int ddl_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
-	bool set_weight = false;
+	bool set_weight = false, set_size = false;
 	struct rtattr *tail;
 	__u32 weight = 0;
+	__u64 size = 0;
 
 	while (argc > 0) {
 		if (strcmp(*argv, "weight") == 0) {
@@ -565,6 +680,14 @@ static int ddl_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 				return -1;
 			}
 			set_weight = true;
+		} else if (strcmp(*argv, "size") == 0) {
+			NEXT_ARG();
+			if (ddl_get_size64(&size, *argv, DDL_SIZE_MAX)) {
+				fprintf(stderr, "Illegal \"size\"\n");
+				cexplain();
+				return -1;
+			}
+			set_size = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			cexplain();
 			return -1;
@@ -580,6 +703,8 @@ static int ddl_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
 	if (set_weight)
 		addattr32(n, 1024, TCA_DDL_CLASS_WEIGHT, weight);
+	if (set_size)
+		addattr64(n, 1024, TCA_DDL_CLASS_SIZE, size);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -587,6 +712,7 @@ static int ddl_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 static int ddl_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DDL_CLASS_MAX + 1];
+	__u64 size;
 	__u32 v;
 
 	if (!opt)
@@ -596,6 +722,9 @@ static int ddl_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 
 	if (ddl_attr_u32(tb, TCA_DDL_CLASS_WEIGHT, &v))
 		print_uint(PRINT_ANY, "weight", "weight %u ", v);
+	/* Bytes, a plain integer in text too: tc's sizes are 32 bits. */
+	if (ddl_attr_u64(tb, TCA_DDL_CLASS_SIZE, &size) && size)
+		print_u64(PRINT_ANY, "size", "size %llu ", size);
 	return 0;
 }
 
@@ -613,10 +742,17 @@ static int ddl_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
  * its length.
  */
 #define DDL_HAS_FAIR(len) DDL_HAS(len, class.tag_exts)
-_Static_assert(offsetof(struct tc_ddl_xstats, qdisc) +
-	       sizeof(struct tc_ddl_qd_stats) <=
+_Static_assert(offsetof(struct tc_ddl_xstats, qdisc.claimed) +
+	       sizeof(__u32) <=
 	       offsetof(struct tc_ddl_xstats, class.tag_exts) +
 	       sizeof(__u64), "DDL_HAS_FAIR covers the qdisc fields");
+
+/* Likewise the qdisc fields of mode cluster (epoch .. cl_jobs). */
+#define DDL_HAS_CLUSTER(len) DDL_HAS(len, class.rank)
+_Static_assert(offsetof(struct tc_ddl_xstats, qdisc) +
+	       sizeof(struct tc_ddl_qd_stats) <=
+	       offsetof(struct tc_ddl_xstats, class.rank) +
+	       sizeof(__u32), "DDL_HAS_CLUSTER covers the qdisc fields");
 
 /*
  * Text layout of the counters: lines start with two spaces, counters on a
@@ -730,6 +866,16 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 		DDL_CNT(&o, len, *st, qdisc, tag_exts);
 		ddl_line(&o);
 	}
+	if (DDL_HAS_CLUSTER(len)) {
+		ddl_print_minor(&o, "cl_first", st->qdisc.cl_first);
+		DDL_CNT(&o, len, *st, qdisc, cl_jobs);
+		DDL_CNT(&o, len, *st, qdisc, epoch);
+		DDL_CNT(&o, len, *st, qdisc, cl_bursts);
+		DDL_CNT(&o, len, *st, qdisc, cl_exts);
+		DDL_CNT(&o, len, *st, qdisc, dscp_marks);
+		DDL_CNT(&o, len, *st, qdisc, dscp_fails);
+		ddl_line(&o);
+	}
 	DDL_CNT(&o, len, *st, qdisc, drop_overlimit);
 	DDL_CNT(&o, len, *st, qdisc, drop_change);
 	DDL_CNT(&o, len, *st, qdisc, drop_filter);
@@ -833,6 +979,14 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, class, vfinish);
 	DDL_CNT(&o, len, *st, class, seg_bytes);
 	DDL_CNT(&o, len, *st, class, tag_exts);
+	/* Cluster order: the declared size, the burst's key, plain integers. */
+	ddl_line(&o);
+	DDL_CNT(&o, len, *st, class, size);
+	DDL_CNT(&o, len, *st, class, cl_key);
+	DDL_CNT(&o, len, *st, class, cl_allow);
+	DDL_CNT(&o, len, *st, class, cl_rot);
+	DDL_CNT(&o, len, *st, class, rank);
+	DDL_CNT(&o, len, *st, class, dscp_marks);
 	/* Burst completion times: quantiles, then the non-empty buckets. */
 	ddl_line(&o);
 	DDL_CNT(&o, len, *st, class, bursts_done);

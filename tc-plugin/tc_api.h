@@ -47,6 +47,7 @@ void incomplete_command(void) __attribute__((noreturn));
 	} while (0)
 
 int get_u32(__u32 *val, const char *arg, int base);
+int get_u64(__u64 *val, const char *arg, int base);
 int get_rate64(__u64 *rate, const char *str);
 int get_size(unsigned int *size, const char *str);
 int get_time(unsigned int *time, const char *str);
@@ -67,6 +68,8 @@ char *sprint_time64(__s64 time, char *buf);
 /* Netlink attributes (lib/libnetlink.c). */
 int addattr32(struct nlmsghdr *n, int maxlen, int type, __u32 data);
 int addattr64(struct nlmsghdr *n, int maxlen, int type, __u64 data);
+int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data,
+	      int alen);
 struct rtattr *addattr_nest(struct nlmsghdr *n, int maxlen, int type);
 int addattr_nest_end(struct nlmsghdr *n, struct rtattr *nest);
 int parse_rtattr_flags(struct rtattr *tb[], int max, struct rtattr *rta,

@@ -7,6 +7,7 @@ usage: nlraw.py DEV MODE VALUE
   MODE limit      TCA_OPTIONS(nested){ TCA_DDL_LIMIT = VALUE }
   MODE unknown    an attribute type the kernel does not know
   MODE notnested  TCA_OPTIONS without NLA_F_NESTED
+  MODE dscp       TCA_DDL_DSCP, the bytes of VALUE ("46,10")
        nlraw.py DEV opts NAME=VALUE... [/ NAME=VALUE...]...
                   TCA_OPTIONS(nested){ the named u32 attributes; rate
                   is a u64 }; "/" separates requests, sent in turn
@@ -27,9 +28,11 @@ TCA_DDL_LIMIT = 2
 QDISC_ATTRS = {"limit": 2, "jobs": 3, "mode": 4, "slice": 5, "yield": 6,
                "maxwait": 7, "bgshare": 8, "key": 9, "keyttl": 10,
                "rate": 11, "burst": 12, "target": 13, "target_time": 14,
-               "interval": 15, "ecn": 16, "lead": 17, "maxperiod": 18}
-U64_ATTRS = {"rate"}
-CLASS_ATTRS = {"weight": 1}
+               "interval": 15, "ecn": 16, "lead": 17, "maxperiod": 18,
+               "epoch": 19, "base": 20}
+U64_ATTRS = {"rate", "base", "size"}
+TCA_DDL_DSCP = 21
+CLASS_ATTRS = {"weight": 1, "size": 2}
 NETLINK_CAP_ACK, NETLINK_EXT_ACK = 10, 11
 NLMSGERR_ATTR_MSG = 1
 SOL_NETLINK = 270
@@ -98,13 +101,16 @@ def main():
         handle = (int(maj, 16) << 16) | int(mnr, 16)
         parent = int(maj, 16) << 16
         msgtype = RTM_NEWTCLASS
-        reqs = [nested(CLASS_ATTRS, args[1:], ())]
+        reqs = [nested(CLASS_ATTRS, args[1:], U64_ATTRS)]
     elif mode == "limit":
         reqs = [attr(TCA_OPTIONS | NLA_F_NESTED,
                      attr(TCA_DDL_LIMIT, struct.pack("I", int(args[0]))))]
     elif mode == "unknown":
         reqs = [attr(TCA_OPTIONS | NLA_F_NESTED,
                      attr(30, struct.pack("I", int(args[0]))))]
+    elif mode == "dscp":
+        ds = bytes(int(v, 0) for v in args[0].split(","))
+        reqs = [attr(TCA_OPTIONS | NLA_F_NESTED, attr(TCA_DDL_DSCP, ds))]
     elif mode == "notnested":
         reqs = [attr(TCA_OPTIONS, attr(TCA_DDL_LIMIT, struct.pack("I", 10)))]
     else:

@@ -39,6 +39,15 @@ enum {
 	TCA_DDL_ECN,		/* u32: 1: mark CE instead of dropping ECT packets */
 	TCA_DDL_LEAD,		/* u32: drain this long before a predicted burst, us; 0: off */
 	TCA_DDL_MAXPERIOD,	/* u32: longest burst period learned, us */
+	TCA_DDL_EPOCH,		/* u32: mode cluster: epoch of the shared clock, us */
+	TCA_DDL_BASE,		/* u64: mode cluster: start of epoch 0, ns of
+				 * CLOCK_TAI
+				 */
+	TCA_DDL_DSCP,		/* binary: DSCP (0..63) written into a job's
+				 * packets by its rank in the order, one byte per
+				 * rank from the first; the last byte serves every
+				 * later rank; empty: off; at most TC_DDL_DSCP_MAX
+				 */
 	__TCA_DDL_MAX
 };
 
@@ -53,6 +62,9 @@ enum {
 /* TCA_DDL_RATE value that turns shaping off. */
 #define TC_DDL_RATE_NONE	(~(__u64)0)
 
+/* Code points of TCA_DDL_DSCP: one per rank, at most. */
+#define TC_DDL_DSCP_MAX		8
+
 /* How the green job and the order behind it change over time. */
 enum tc_ddl_mode {
 	TC_DDL_MODE_ROTATE,	/* rotate the whole order, green first */
@@ -60,6 +72,10 @@ enum tc_ddl_mode {
 	TC_DDL_MODE_STATIC,	/* fixed order by minor, no rotation */
 	TC_DDL_MODE_FAIR,	/* the burst that per-job fair sharing would
 				 * finish first (the default)
+				 */
+	TC_DDL_MODE_CLUSTER,	/* one order on every host of a cluster: by
+				 * the epoch a burst began in on CLOCK_TAI and
+				 * its job's declared size
 				 */
 	__TC_DDL_MODE_MAX
 };
@@ -82,6 +98,10 @@ enum tc_ddl_key {
 enum {
 	TCA_DDL_CLASS_UNSPEC,
 	TCA_DDL_CLASS_WEIGHT,	/* u32: slice multiplier */
+	TCA_DDL_CLASS_SIZE,	/* u64: mode cluster: the job's whole burst,
+				 * bytes over all its hosts; 0: not declared
+				 */
+	TCA_DDL_CLASS_PAD,
 	__TCA_DDL_CLASS_MAX
 };
 
@@ -136,6 +156,14 @@ struct tc_ddl_qd_stats {
 	__u32	claimed;	/* job classes a filter or skb->priority chose:
 				 * the key never takes them
 				 */
+	/* Cluster order (mode cluster) and the DSCP of the rank */
+	__u64	epoch;		/* epoch of the shared clock at the last burst */
+	__u64	cl_bursts;	/* bursts given a cluster key */
+	__u64	cl_exts;	/* cluster keys moved on: a burst outgrew its size */
+	__u64	dscp_marks;	/* packets whose DSCP was written */
+	__u64	dscp_fails;	/* ... not written: the header was not writable */
+	__u32	cl_first;	/* minor of the job first in the order, 0 */
+	__u32	cl_jobs;	/* jobs in the cluster order (backlogged) */
 };
 
 /* Per-class counters (tc -s class show). */
@@ -179,6 +207,17 @@ struct tc_ddl_cl_stats {
 	__u64	vfinish;	/* virtual finish tag: the lowest is served */
 	__u64	seg_bytes;	/* bytes queued in the current burst */
 	__u64	tag_exts;	/* times its burst outgrew its tag */
+	/* Cluster order: the job's declared size and its current burst */
+	__u64	size;		/* declared whole burst, bytes; 0: none */
+	__u64	cl_key;		/* key of its burst: ns since the base, the
+				 * lowest is served
+				 */
+	__u64	cl_allow;	/* bytes of the burst its key covers */
+	__u64	dscp_marks;	/* packets of this class whose DSCP was written */
+	__u32	cl_rot;		/* rotation rank: breaks ties of cl_key */
+	__u32	rank;		/* its rank in the order now (0: first),
+				 * at most TC_DDL_DSCP_MAX
+				 */
 };
 
 enum {

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ddl_cluster.c - the cluster order of sch_ddl (mode cluster): one order
+ * of the jobs on every host of a cluster, with no message between them.
+ *
+ * A job spans hosts: its parameter server is sharded, its workers push from
+ * many hosts.  Its iteration waits for its slowest shard, so the hosts must
+ * serve the jobs in the same order.  What each host learns of a job (the
+ * size of its shard there) differs from host to host; the order is
+ * therefore made only of what is the same on every host:
+ *
+ *  - the shared clock, CLOCK_TAI (kept in step by chrony or linuxptp),
+ *    cut into epochs of @epoch_us from @base_ns;
+ *  - each job's class, weight and declared size: its whole burst over all
+ *    of its hosts (TCA_DDL_CLASS_SIZE), configured alike everywhere.
+ *
+ * A burst that starts in epoch k gets the key
+ *
+ *	key = k * epoch + span,  span = size * W / (weight * rate)
+ *
+ * W being the sum of the weights of the declared jobs: span is the time
+ * per-job fair sharing among the declared jobs, all of them busy, takes to
+ * send the whole burst at the rate.  The backlogged job with the smallest
+ * key is sent; equal keys are ordered by a rotation that moves on each
+ * epoch, so that each of identical jobs is first in turn.  So the key is
+ * the burst's deadline under fair sharing (counted from the start of its
+ * epoch), and the order is earliest deadline first: on one host every
+ * burst whose deadline fair sharing meets is sent by it, plus an epoch and
+ * a packet.  Two hosts that see a burst start in the same epoch give it
+ * the same key, and order the same jobs the same way.  A job with no
+ * declared size has span 0: bursts are then served by their epoch, first
+ * come first served, and within it by the rotation.
+ *
+ * A burst that outgrows what its key covers (its declared size, or
+ * DDL_CL_NOMINAL epochs at the rate for a job that declared none) has its
+ * key moved on by its span (at least an epoch) for each such amount: a
+ * wrong or missing size cannot hold the link beyond it.
+ *
+ * The rank of a job (for its DSCP) counts the jobs ahead of it whose burst
+ * is in progress: backlogged, or paused for less than DDL_FAIR_PAUSE_US.
+ *
+ * Cost: O(1) per packet, O(log jobs) when a burst starts or its key moves;
+ * a rank walks at most TC_DDL_DSCP_MAX jobs.  No clock is read: the glue
+ * keeps @clock_off, the shared clock less its own.
+ */
+
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/rbtree.h>
+
+#include "ddl_core.h"
+
+static bool ddl_key_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+/* Smaller key first; equal keys by their rotation, then by arrival. */
+static bool ddl_cl_before(const struct ddl_cls *a, const struct ddl_cls *b)
+{
+	if (a->cl_key != b->cl_key)
+		return ddl_key_before(a->cl_key, b->cl_key);
+	return a->cl_rot < b->cl_rot;
+}
+
+static bool ddl_cl_less(struct rb_node *a, const struct rb_node *b)
+{
+	return ddl_cl_before(rb_entry(a, struct ddl_cls, cl_node),
+			     rb_entry(b, struct ddl_cls, cl_node));
+}
+
+static bool ddl_rank_less(struct rb_node *a, const struct rb_node *b)
+{
+	return ddl_cl_before(rb_entry(a, struct ddl_cls, rank_node),
+			     rb_entry(b, struct ddl_cls, rank_node));
+}
+
+static void ddl_ranked_del(struct ddl_sched *s, struct ddl_cls *c)
+{
+	if (RB_EMPTY_NODE(&c->rank_node))
+		return;
+	rb_erase_cached(&c->rank_node, &s->ranked);
+	RB_CLEAR_NODE(&c->rank_node);
+}
+
+static void ddl_ranked_add(struct ddl_sched *s, struct ddl_cls *c)
+{
+	if (RB_EMPTY_NODE(&c->rank_node))
+		rb_add_cached(&c->rank_node, &s->ranked, ddl_rank_less);
+}
+
+/* Give job @c a new key: it moves in both trees. */
+static void ddl_cl_rekey(struct ddl_sched *s, struct ddl_cls *c, u64 key,
+			 u32 rot)
+{
+	bool queued = !RB_EMPTY_NODE(&c->cl_node);
+	bool ranked = !RB_EMPTY_NODE(&c->rank_node);
+
+	if (queued)
+		rb_erase_cached(&c->cl_node, &s->cl);
+	ddl_ranked_del(s, c);
+	c->cl_key = key;
+	c->cl_rot = rot;
+	if (queued)
+		rb_add_cached(&c->cl_node, &s->cl, ddl_cl_less);
+	if (ranked || c->backlogged)
+		ddl_ranked_add(s, c);
+}
+
+/**
+ * ddl_epoch_of() - the epoch a time of the shared clock falls in
+ * @p: configuration
+ * @shared: nanoseconds of the shared clock
+ *
+ * Epochs count from @p->base_ns; a time before it wraps, the same way on
+ * every host.
+ *
+ * Context: any; pure.
+ * Return: the epoch's number.
+ */
+u64 ddl_epoch_of(const struct ddl_params *p, u64 shared)
+{
+	return div64_u64(shared - p->base_ns,
+			 (u64)p->epoch_us * NSEC_PER_USEC_U64);
+}
+
+/* Time the declared size of job @c takes at its share of the rate, ns. */
+static u64 ddl_cl_span(const struct ddl_sched *s, const struct ddl_params *p,
+		       const struct ddl_cls *c)
+{
+	u64 wsum, span;
+
+	if (!c->size || !p->rate)
+		return 0;
+	wsum = max_t(u64, s->cl_wsum, c->weight);
+	/* size * wsum < 2^40 * 2^20; weight * rate < 2^8 * 2^37. */
+	span = mul_u64_u64_div_u64(c->size * wsum, NSEC_PER_SEC_U64,
+				   (u64)c->weight * p->rate);
+	return min_t(u64, span, DDL_CL_SPAN_MAX);
+}
+
+/* Bytes a key of job @c covers: its declared size, or nominal epochs. */
+static u64 ddl_cl_allow(const struct ddl_params *p, const struct ddl_cls *c)
+{
+	u64 bytes;
+
+	if (c->size)
+		return c->size;
+	if (!p->rate)
+		return DDL_FAIR_STEP_MAX;
+	bytes = div64_u64((u64)p->epoch_us * DDL_CL_NOMINAL * p->rate,
+			  USEC_PER_SEC_U64);
+	return max_t(u64, bytes, DDL_FAIR_QUANTUM);
+}
+
+/* How far a key moves for each allowance a burst outgrows, ns. */
+static u64 ddl_cl_step(const struct ddl_sched *s, const struct ddl_params *p,
+		       const struct ddl_cls *c)
+{
+	u64 epoch = (u64)p->epoch_us * NSEC_PER_USEC_U64;
+
+	if (!c->size || !p->rate)
+		return epoch * DDL_CL_NOMINAL;
+	return max(ddl_cl_span(s, p, c), epoch);
+}
+
+/* The key and rotation of a burst of job @idx that starts at @shared. */
+static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
+		       u32 idx, u64 shared)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u64 epoch_ns = (u64)p->epoch_us * NSEC_PER_USEC_U64;
+	u64 k = ddl_epoch_of(p, shared);
+	u32 turn;
+
+	div_u64_rem(k, s->jobs, &turn);
+	s->epoch = k;
+	c->cl_allow = ddl_cl_allow(p, c);
+	c->cl_bytes = 0;
+	ddl_cl_rekey(s, c, k * epoch_ns + ddl_cl_span(s, p, c),
+		     (idx + s->jobs - turn) % s->jobs);
+}
+
+/**
+ * ddl_cluster_burst() - give a new burst of a job its cluster key
+ * @s: scheduler
+ * @p: configuration
+ * @idx: job class index
+ * @now: current time of the caller's clock, ns
+ *
+ * A burst its sender paused in (queue empty for less than
+ * DDL_FAIR_PAUSE_US) goes on with its key.  Unlike the fair order's, the
+ * test looks at time only: the bytes a host queued of a job differ from
+ * host to host, the time between a job's iterations (its computation)
+ * does not.  Does nothing unless the cluster order is kept.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
+		       u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (!s->cl_on)
+		return;
+	if (c->cl_allow && now - c->empty_since < DDL_FAIR_PAUSE_NS)
+		return;
+	s->cl_bursts++;
+	ddl_cl_tag(s, p, idx, now + s->clock_off);
+}
+
+/**
+ * ddl_cluster_enqueued() - bytes joined a job's queue
+ * @s: scheduler
+ * @p: configuration
+ * @idx: job class index
+ * @len: bytes
+ *
+ * A burst that outgrows what its key covers has the key moved on by
+ * ddl_cl_step() for each allowance, or part of one, it is over.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when the key
+ * moves.
+ */
+void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
+			  u32 idx, u32 len)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u64 allow, n;
+
+	if (!s->cl_on)
+		return;
+	c->cl_bytes += len;
+	if (c->cl_bytes <= c->cl_allow)
+		return;
+
+	allow = ddl_cl_allow(p, c);
+	n = div64_u64(c->cl_bytes - c->cl_allow + allow - 1, allow);
+	c->cl_allow += n * allow;
+	s->cl_exts++;
+	ddl_cl_rekey(s, c, c->cl_key + n * ddl_cl_step(s, p, c), c->cl_rot);
+}
+
+/**
+ * ddl_cluster_queue() - a job class became backlogged
+ * @s: scheduler
+ * @c: job class
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c)
+{
+	if (!s->cl_on || !RB_EMPTY_NODE(&c->cl_node))
+		return;
+	rb_add_cached(&c->cl_node, &s->cl, ddl_cl_less);
+	s->cl_jobs++;
+	ddl_ranked_add(s, c);
+}
+
+/**
+ * ddl_cluster_unqueue() - a job class became empty
+ * @s: scheduler
+ * @c: job class
+ *
+ * It keeps its key and its place among the ranked jobs: a pause in its
+ * burst.  ddl_cluster_rank() drops it from there when the pause is over.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+void ddl_cluster_unqueue(struct ddl_sched *s, struct ddl_cls *c)
+{
+	if (RB_EMPTY_NODE(&c->cl_node))
+		return;
+	rb_erase_cached(&c->cl_node, &s->cl);
+	RB_CLEAR_NODE(&c->cl_node);
+	s->cl_jobs--;
+}
+
+/**
+ * ddl_cluster_first() - the backlogged job with the smallest cluster key
+ * @s: scheduler
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: job class index, or DDL_NONE if no job is backlogged.
+ */
+u32 ddl_cluster_first(const struct ddl_sched *s)
+{
+	struct rb_node *node = rb_first_cached(&s->cl);
+
+	return node ? rb_entry(node, struct ddl_cls, cl_node) - s->cls :
+		      DDL_NONE;
+}
+
+/**
+ * ddl_cluster_rank() - how many jobs' bursts are ahead of a job's
+ * @s: scheduler
+ * @idx: job class index, backlogged
+ * @max: the largest rank of interest
+ * @now: current time, ns
+ *
+ * Counts the jobs before @idx in the cluster order whose burst is in
+ * progress: backlogged, or empty for less than DDL_FAIR_PAUSE_US.  A job
+ * whose pause is over leaves the ranked jobs on the way.
+ *
+ * Context: under the qdisc lock.  At most @max jobs counted; each job
+ * dropped on the way was added once, when it became backlogged.
+ * Return: the rank, 0 .. @max.
+ */
+u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx], *o;
+	struct rb_node *node, *next;
+	u32 rank = 0;
+
+	if (!s->cl_on || RB_EMPTY_NODE(&c->rank_node))
+		return 0;
+	for (node = rb_first_cached(&s->ranked); node && rank < max;
+	     node = next) {
+		next = rb_next(node);
+		o = rb_entry(node, struct ddl_cls, rank_node);
+		if (o == c)
+			break;
+		if (!o->backlogged &&
+		    now - o->empty_since >= DDL_FAIR_PAUSE_NS) {
+			ddl_ranked_del(s, o);
+			continue;
+		}
+		rank++;
+	}
+	return rank;
+}
+
+/**
+ * ddl_cluster_size() - a job declares the size of its whole burst
+ * @s: scheduler
+ * @idx: job class index
+ * @size: bytes, 0 .. DDL_SIZE_MAX; 0: none
+ *
+ * The running burst keeps its key; the next is keyed with the new size.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (c->size)
+		s->cl_wsum -= c->weight;
+	c->size = size;
+	if (size)
+		s->cl_wsum += c->weight;
+}
+
+/**
+ * ddl_cluster_weight() - a job's weight changes
+ * @s: scheduler
+ * @idx: job class index
+ * @weight: the new weight
+ *
+ * Call before the weight itself changes.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_cluster_weight(struct ddl_sched *s, u32 idx, u32 weight)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (c->size)
+		s->cl_wsum = s->cl_wsum - c->weight + weight;
+}
+
+/**
+ * ddl_cluster_mode() - keep the cluster order, or stop keeping it
+ * @s: scheduler
+ * @p: the configuration in force; mode cluster keeps the order
+ * @now: current time of the caller's clock, ns
+ *
+ * Entering mode cluster, every backlogged job is keyed as a burst that
+ * starts now; leaving it, both trees are emptied.
+ *
+ * Context: under the qdisc lock.  O(jobs log jobs).
+ */
+void ddl_cluster_mode(struct ddl_sched *s, const struct ddl_params *p,
+		      u64 now)
+{
+	bool on = p->mode == TC_DDL_MODE_CLUSTER;
+	struct ddl_cls *c;
+	u32 i;
+
+	if (on == s->cl_on)
+		return;
+	s->cl_on = on;
+	for (i = 0; i < s->jobs; i++) {
+		c = &s->cls[i];
+		if (!on) {
+			ddl_cluster_unqueue(s, c);
+			ddl_ranked_del(s, c);
+			continue;
+		}
+		c->cl_allow = 0;
+		if (!c->backlogged)
+			continue;
+		ddl_cluster_queue(s, c);
+		ddl_cl_tag(s, p, i, now + s->clock_off);
+	}
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddl_kunit_core.h - the scheduling core, compiled into a KUnit suite.
+ *
+ * Each suite is a module of its own that tests the core's static helpers
+ * too, so it includes the core's units rather than linking sch_ddl.ko.
+ * One list for every suite: a new unit is added here once.
+ */
+#ifndef _DDL_KUNIT_CORE_H
+#define _DDL_KUNIT_CORE_H
+
+#include "ddl_sched.c"
+#include "ddl_fair.c"
+#include "ddl_cluster.c"
+#include "ddl_keymap.c"
+#include "ddl_pace.c"
+#include "ddl_predict.c"
+#include "ddl_log.c"
+
+#endif /* _DDL_KUNIT_CORE_H */

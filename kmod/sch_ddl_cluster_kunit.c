@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the cluster order of sch_ddl (ddl_cluster.c, mode
+ * cluster): two hosts with different local views and the same shared
+ * inputs order the jobs alike at every step; clock skew within the stated
+ * bound does not reorder them; a host that keys bursts by what it sees
+ * locally (its shard's size) does, and the check catches it; on one host
+ * every burst meets its deadline; the rank, a key that moves on, a change
+ * of mode.
+ *
+ * The simulated links send one byte per nanosecond (rate 1e9 bytes/s): a
+ * packet of DDL_C_PKT bytes (a GSO packet) takes DDL_C_PKT ns.  Jobs
+ * compute longer than DDL_FAIR_PAUSE_US between iterations, as training
+ * jobs do: a shorter gap is a pause within a burst.
+ */
+
+#include <kunit/test.h>
+
+#include "compat.h"
+#include <linux/prandom.h>
+
+#include "ddl_kunit_core.h"
+
+#define DDL_C_PKT	15000U		/* bytes, and ns on the link */
+#define DDL_C_US	1000ULL		/* ns */
+#define DDL_C_RATE	1000000000ULL	/* bytes/s */
+#define DDL_C_EPOCH_US	1000U		/* 1 ms: 66 packets */
+#define DDL_C_EPOCH	(DDL_C_EPOCH_US * 1000ULL)
+#define DDL_C_JOBS	4U
+#define DDL_C_HOSTS	2U
+
+/* One host: the scheduler, packets queued per class, its clock offset. */
+struct ddl_chost {
+	struct ddl_sched	s;
+	struct ddl_params	p;
+	u32			qlen[DDL_C_JOBS + 1];
+	u64			next[DDL_C_JOBS];	/* its next burst start */
+	u32			shard[DDL_C_JOBS];	/* its packets of it */
+};
+
+/* A cluster of DDL_C_HOSTS hosts running the same closed-loop jobs. */
+struct ddl_cluster_sim {
+	struct kunit		*test;
+	struct ddl_chost	h[DDL_C_HOSTS];
+	struct rnd_state	rnd;
+	u64			now;
+	u64			size[DDL_C_JOBS];	/* declared, whole */
+	u64			compute[DDL_C_JOBS];	/* ns */
+	u64			skew;	/* host 1's clock ahead, ns */
+	u64			margin;	/* starts this far from a boundary */
+	bool			local;	/* broken: key by the local shard */
+	u32			pending[DDL_C_JOBS];	/* hosts not drained */
+	u64			iters;
+	u64			compared;	/* steps with jobs to compare */
+	u64			disagree;	/* steps whose orders differed */
+};
+
+static u32 ddl_c_rand(struct ddl_cluster_sim *c, u32 n)
+{
+	return prandom_u32_state(&c->rnd) % n;
+}
+
+static int ddl_cluster_init(struct kunit *test)
+{
+	test->priv = NULL;
+	return 0;
+}
+
+static void ddl_cluster_exit(struct kunit *test)
+{
+	struct ddl_cluster_sim *c = test->priv;
+	u32 h;
+
+	if (!c)
+		return;
+	for (h = 0; h < DDL_C_HOSTS; h++)
+		ddl_sched_destroy(&c->h[h].s);
+}
+
+static void ddl_c_params(struct ddl_params *p)
+{
+	ddl_params_init(p);
+	p->jobs = DDL_C_JOBS;
+	p->mode = TC_DDL_MODE_CLUSTER;
+	p->rate = DDL_C_RATE;
+	p->epoch_us = DDL_C_EPOCH_US;
+	p->maxwait_us = DDL_MAXWAIT_MAX;
+	p->bgshare = 0;
+	ddl_params_derive(p);
+}
+
+static struct ddl_cluster_sim *ddl_c_new(struct kunit *test, u64 seed)
+{
+	struct ddl_cluster_sim *c;
+	u32 h, j;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->test = test;
+	prandom_seed_state(&c->rnd, seed);
+	c->margin = 100 * DDL_C_US;
+	for (h = 0; h < DDL_C_HOSTS; h++) {
+		ddl_c_params(&c->h[h].p);
+		KUNIT_ASSERT_EQ(test, ddl_sched_init(&c->h[h].s, DDL_C_JOBS),
+				0);
+		c->h[h].s.clock_off = 1000 * DDL_C_EPOCH;
+		ddl_cluster_mode(&c->h[h].s, &c->h[h].p, 0);
+	}
+	test->priv = c;
+	for (j = 0; j < DDL_C_JOBS; j++) {
+		c->size[j] = 2000000 + ddl_c_rand(c, 10000000);
+		c->compute[j] = DDL_FAIR_PAUSE_NS + DDL_C_EPOCH +
+				ddl_c_rand(c, 20 * DDL_C_EPOCH);
+	}
+	return c;
+}
+
+/*
+ * Job @j's next iteration: each host's shard of its whole size (a share
+ * drawn anew, so the hosts see different sizes), starting at @t on the
+ * shared clock rounded up to an epoch, then at a point of that epoch drawn
+ * per host, c->margin away from its edges.
+ */
+static void ddl_c_iterate(struct ddl_cluster_sim *c, u32 j, u64 t)
+{
+	u64 epoch = DDL_C_EPOCH, start, shared;
+	u32 h, frac = 10 + ddl_c_rand(c, 81);	/* percent on host 0 */
+
+	shared = t + c->h[0].s.clock_off;
+	start = roundup(shared, epoch) - c->h[0].s.clock_off;
+	for (h = 0; h < DDL_C_HOSTS; h++) {
+		struct ddl_chost *x = &c->h[h];
+		u64 part = div_u64(c->size[j] * (h ? 100 - frac : frac), 100);
+
+		x->shard[j] = max_t(u32, div_u64(part, DDL_C_PKT), 1);
+		x->next[j] = start + c->margin +
+			     ddl_c_rand(c, epoch - 2 * c->margin);
+	}
+	c->pending[j] = DDL_C_HOSTS;
+}
+
+/* Host @x: job @j's shard arrives at once at c->now. */
+static void ddl_c_arrive(struct ddl_cluster_sim *c, struct ddl_chost *x,
+			 u32 j)
+{
+	u32 n;
+
+	if (c->local)
+		ddl_cluster_size(&x->s, j, (u64)x->shard[j] * DDL_C_PKT);
+	if (!x->qlen[j])
+		ddl_activate(&x->s, j, c->now);
+	for (n = 0; n < x->shard[j]; n++)
+		ddl_arrived(&x->s, &x->p, j, DDL_C_PKT, c->now);
+	x->qlen[j] += x->shard[j];
+	x->next[j] = U64_MAX;
+}
+
+/* Host @x sends a packet: the job with the smallest key goes. */
+static void ddl_c_send(struct ddl_cluster_sim *c, struct ddl_chost *x)
+{
+	enum ddl_reason why;
+	u32 idx, first;
+
+	first = ddl_cluster_first(&x->s);
+	idx = ddl_pick(&x->s, &x->p, c->now, &why);
+	KUNIT_ASSERT_EQ(c->test, idx, first);
+	if (idx == DDL_NONE)
+		return;
+	KUNIT_ASSERT_LT(c->test, idx, DDL_C_JOBS);
+	KUNIT_ASSERT_GT(c->test, x->qlen[idx], 0U);
+	ddl_served(&x->s, &x->p, idx, why, DDL_C_PKT, c->now);
+	if (--x->qlen[idx])
+		return;
+	ddl_deactivate(&x->s, idx, c->now);
+	if (!--c->pending[idx]) {
+		c->iters++;
+		ddl_c_iterate(c, idx, c->now + c->compute[idx]);
+	}
+}
+
+/*
+ * The two hosts' orders of the jobs backlogged on both: one step counts as
+ * a disagreement if any two of them are ordered differently.
+ */
+static void ddl_c_compare(struct ddl_cluster_sim *c)
+{
+	struct ddl_sched *a = &c->h[0].s, *b = &c->h[1].s;
+	bool any = false;
+	u32 i, j;
+
+	for (i = 0; i < DDL_C_JOBS; i++) {
+		if (!a->cls[i].backlogged || !b->cls[i].backlogged)
+			continue;
+		for (j = i + 1; j < DDL_C_JOBS; j++) {
+			if (!a->cls[j].backlogged || !b->cls[j].backlogged)
+				continue;
+			any = true;
+			if (ddl_cl_before(&a->cls[i], &a->cls[j]) !=
+			    ddl_cl_before(&b->cls[i], &b->cls[j])) {
+				c->disagree++;
+				c->compared++;
+				return;
+			}
+		}
+	}
+	c->compared += any;
+}
+
+/* Run the cluster for @slots packet times. */
+static void ddl_c_run(struct ddl_cluster_sim *c, u32 slots)
+{
+	u32 n, h, j;
+
+	for (j = 0; j < DDL_C_JOBS; j++)
+		ddl_c_iterate(c, j, ddl_c_rand(c, DDL_C_EPOCH));
+	for (n = 0; n < slots; n++) {
+		for (h = 0; h < DDL_C_HOSTS; h++)
+			for (j = 0; j < DDL_C_JOBS; j++)
+				if (c->h[h].next[j] <= c->now)
+					ddl_c_arrive(c, &c->h[h], j);
+		ddl_c_compare(c);
+		for (h = 0; h < DDL_C_HOSTS; h++)
+			ddl_c_send(c, &c->h[h]);
+		c->now += DDL_C_PKT;
+	}
+}
+
+static void ddl_c_declare(struct ddl_cluster_sim *c)
+{
+	u32 h, j;
+
+	for (h = 0; h < DDL_C_HOSTS; h++)
+		for (j = 0; j < DDL_C_JOBS; j++)
+			ddl_cluster_size(&c->h[h].s, j, c->size[j]);
+}
+
+/*
+ * Different shard sizes, different start times within the epoch, the same
+ * declared sizes: the hosts order every pair of jobs alike at every step,
+ * over several seeds and thousands of contended steps.
+ */
+static void ddl_cluster_same_order_test(struct kunit *test)
+{
+	u64 seed;
+
+	for (seed = 1; seed <= 4; seed++) {
+		struct ddl_cluster_sim *c = ddl_c_new(test, seed);
+
+		ddl_c_declare(c);
+		ddl_c_run(c, 60000);
+		KUNIT_EXPECT_GT(test, c->iters, 80ULL);
+		KUNIT_EXPECT_GT(test, c->compared, 500ULL);
+		KUNIT_EXPECT_EQ_MSG(test, c->disagree, 0ULL, "seed %llu",
+				    seed);
+		ddl_cluster_exit(test);
+		test->priv = NULL;
+	}
+}
+
+/*
+ * Clock skew: host 1's clock runs ahead by up to the margin that bursts
+ * keep from an epoch's edge.  The order holds: the bound is that a burst
+ * starts in the same epoch on every host, i.e. skew plus the spread of
+ * its start over the hosts stays within its distance to the epoch's edge.
+ */
+static void ddl_cluster_skew_test(struct kunit *test)
+{
+	static const u64 skews[] = { 1, 10 * DDL_C_US, 99 * DDL_C_US };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(skews); i++) {
+		struct ddl_cluster_sim *c = ddl_c_new(test, 10 + i);
+
+		c->h[1].s.clock_off += skews[i];
+		ddl_c_declare(c);
+		ddl_c_run(c, 60000);
+		KUNIT_EXPECT_GT(test, c->compared, 500ULL);
+		KUNIT_EXPECT_EQ_MSG(test, c->disagree, 0ULL, "skew %llu ns",
+				    skews[i]);
+		ddl_cluster_exit(test);
+		test->priv = NULL;
+	}
+}
+
+/*
+ * Break it on purpose: each host keys a burst by its own shard's size (what
+ * the fair order learns), as if it had declared that.  The hosts then
+ * disagree, and the check above sees it.  Skew beyond the bound (half an
+ * epoch with starts anywhere in it) is caught too.
+ */
+static void ddl_cluster_local_size_breaks_test(struct kunit *test)
+{
+	struct ddl_cluster_sim *c = ddl_c_new(test, 1);
+
+	c->local = true;
+	ddl_c_run(c, 60000);
+	KUNIT_EXPECT_GT(test, c->compared, 500ULL);
+	KUNIT_EXPECT_GT(test, c->disagree, 0ULL);
+	ddl_cluster_exit(test);
+
+	c = ddl_c_new(test, 2);
+	c->margin = 1;
+	c->h[1].s.clock_off += DDL_C_EPOCH / 2;
+	ddl_c_declare(c);
+	ddl_c_run(c, 60000);
+	KUNIT_EXPECT_GT(test, c->disagree, 0ULL);
+}
+
+/*
+ * One host, the bound: bursts of declared sizes arriving at random, each
+ * job's next no sooner than its share of the rate would finish the one
+ * before.  Each completes by its start + its span + an epoch + a packet,
+ * span = size * W / (weight * rate).
+ */
+static void ddl_cluster_deadline_test(struct kunit *test)
+{
+	struct ddl_cluster_sim *c = ddl_c_new(test, 7);
+	struct ddl_chost *x = &c->h[0];
+	u64 start[DDL_C_JOBS], span[DDL_C_JOBS], wsum = 0, late = 0, done = 0;
+	u32 j, n, w[DDL_C_JOBS] = { 1, 2, 1, 3 };
+	enum ddl_reason why;
+	u32 idx;
+
+	for (j = 0; j < DDL_C_JOBS; j++) {
+		ddl_set_weight(&x->s, &x->p, j, w[j]);
+		ddl_cluster_size(&x->s, j, c->size[j]);
+		wsum += w[j];
+	}
+	for (j = 0; j < DDL_C_JOBS; j++) {
+		span[j] = div64_u64(c->size[j] * wsum * NSEC_PER_SEC, w[j] *
+				    DDL_C_RATE);
+		x->shard[j] = div_u64(c->size[j], DDL_C_PKT);
+		x->next[j] = ddl_c_rand(c, 3 * DDL_C_EPOCH);
+	}
+	for (n = 0; n < 60000; n++) {
+		for (j = 0; j < DDL_C_JOBS; j++) {
+			if (x->next[j] > c->now)
+				continue;
+			start[j] = c->now;
+			ddl_c_arrive(c, x, j);
+			/* Not before the static share would have finished. */
+			x->next[j] = start[j] + span[j] + DDL_FAIR_PAUSE_NS +
+				     ddl_c_rand(c, 4 * DDL_C_EPOCH);
+		}
+		idx = ddl_pick(&x->s, &x->p, c->now, &why);
+		c->now += DDL_C_PKT;
+		if (idx == DDL_NONE)
+			continue;
+		ddl_served(&x->s, &x->p, idx, why, DDL_C_PKT, c->now);
+		if (--x->qlen[idx])
+			continue;
+		ddl_deactivate(&x->s, idx, c->now);
+		done++;
+		if (c->now > start[idx] + span[idx] + DDL_C_EPOCH + DDL_C_PKT)
+			late++;
+	}
+	KUNIT_EXPECT_GT(test, done, 50ULL);
+	KUNIT_EXPECT_EQ(test, late, 0ULL);
+}
+
+/* The rank counts bursts in progress ahead: paused ones until the pause ends. */
+static void ddl_cluster_rank_test(struct kunit *test)
+{
+	struct ddl_cluster_sim *c = ddl_c_new(test, 3);
+	struct ddl_chost *x = &c->h[0];
+	enum ddl_reason why;
+	u32 j;
+
+	/* Job 0 declares less: it is first; jobs 1 and 2 tie, rotated. */
+	ddl_cluster_size(&x->s, 0, 1000000);
+	ddl_cluster_size(&x->s, 1, 9000000);
+	ddl_cluster_size(&x->s, 2, 9000000);
+	c->now = 5 * DDL_C_EPOCH + 10;
+	for (j = 0; j < 3; j++) {
+		x->shard[j] = 2;
+		ddl_c_arrive(c, x, j);
+	}
+	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->s), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 0, 7, c->now), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
+			ddl_cluster_rank(&x->s, 2, 7, c->now), 3U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 2, 1, c->now), 1U);
+
+	/* Job 0 empties: it pauses, and still counts ahead. */
+	for (j = 0; j < 2; j++) {
+		KUNIT_ASSERT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why), 0U);
+		ddl_served(&x->s, &x->p, 0, why, DDL_C_PKT, c->now);
+	}
+	x->qlen[0] = 0;
+	ddl_deactivate(&x->s, 0, c->now);
+	KUNIT_EXPECT_NE(test, ddl_cluster_first(&x->s), 0U);
+	KUNIT_EXPECT_GE(test, ddl_cluster_rank(&x->s, 1, 7, c->now), 1U);
+
+	/* After the pause it no longer does, and leaves the ranked jobs. */
+	c->now += DDL_FAIR_PAUSE_NS;
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
+			ddl_cluster_rank(&x->s, 2, 7, c->now), 1U);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&x->s.cls[0].rank_node));
+}
+
+/*
+ * A burst past its declared size has its key moved on by its span per
+ * size: a size declared too small buys no more than it declared.  A job
+ * that declared none is keyed at its epoch and moves on by
+ * DDL_CL_NOMINAL epochs per that many epochs of bytes.
+ */
+static void ddl_cluster_overrun_test(struct kunit *test)
+{
+	struct ddl_cluster_sim *c = ddl_c_new(test, 4);
+	struct ddl_chost *x = &c->h[0];
+	u64 key, span, allow;
+
+	ddl_cluster_size(&x->s, 0, 150000);
+	c->now = 3 * DDL_C_EPOCH + 50;
+	x->shard[0] = 10;			/* 150000 bytes: as declared */
+	ddl_c_arrive(c, x, 0);
+	key = x->s.cls[0].cl_key;
+	span = div64_u64(150000ULL * NSEC_PER_SEC, DDL_C_RATE);
+	KUNIT_EXPECT_EQ(test, key, (3 + 1000) * DDL_C_EPOCH + span);
+	KUNIT_EXPECT_EQ(test, x->s.cl_exts, 0ULL);
+
+	x->shard[0] = 1;			/* one packet over */
+	ddl_c_arrive(c, x, 0);
+	KUNIT_EXPECT_EQ(test, x->s.cls[0].cl_key, key + DDL_C_EPOCH);
+	KUNIT_EXPECT_EQ(test, x->s.cls[0].cl_allow, 300000ULL);
+	KUNIT_EXPECT_EQ(test, x->s.cl_exts, 1ULL);
+
+	/* No declared size: keyed at the epoch, nominal allowance. */
+	c->now = 7 * DDL_C_EPOCH + 20;
+	x->shard[1] = 1;
+	ddl_c_arrive(c, x, 1);
+	allow = DDL_C_EPOCH_US * DDL_CL_NOMINAL * DDL_C_RATE / 1000000;
+	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl_key, (7 + 1000) * DDL_C_EPOCH);
+	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl_allow, allow);
+}
+
+/*
+ * Entering mode cluster keys the backlogged jobs; leaving it empties the
+ * order, and mode fair serves by its own tags again.
+ */
+static void ddl_cluster_mode_test(struct kunit *test)
+{
+	struct ddl_cluster_sim *c = ddl_c_new(test, 5);
+	struct ddl_chost *x = &c->h[0];
+	struct ddl_params old;
+	enum ddl_reason why;
+	u32 j;
+
+	old = x->p;
+	x->p.mode = TC_DDL_MODE_FAIR;
+	ddl_reconfigure(&x->s, &old, &x->p, 0);
+	KUNIT_EXPECT_FALSE(test, x->s.cl_on);
+	for (j = 0; j < 3; j++) {
+		x->shard[j] = 3;
+		ddl_c_arrive(c, x, j);
+	}
+	KUNIT_EXPECT_EQ(test, x->s.cl_jobs, 0U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->s), DDL_NONE);
+
+	ddl_cluster_size(&x->s, 2, 100000);
+	ddl_cluster_size(&x->s, 0, 5000000);
+	old = x->p;
+	x->p.mode = TC_DDL_MODE_CLUSTER;
+	ddl_reconfigure(&x->s, &old, &x->p, c->now);
+	KUNIT_EXPECT_EQ(test, x->s.cl_jobs, 3U);
+	/* Job 1 declared nothing: span 0, first; then 2, smaller than 0. */
+	KUNIT_EXPECT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why), 1U);
+	KUNIT_EXPECT_TRUE(test, ddl_cl_before(&x->s.cls[2], &x->s.cls[0]));
+
+	old = x->p;
+	x->p.mode = TC_DDL_MODE_FAIR;
+	ddl_reconfigure(&x->s, &old, &x->p, c->now);
+	KUNIT_EXPECT_EQ(test, x->s.cl_jobs, 0U);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->s.ranked.rb_root));
+	KUNIT_EXPECT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why),
+			ddl_fair_first(&x->s));
+}
+
+static struct kunit_case ddl_cluster_test_cases[] = {
+	KUNIT_CASE_SLOW(ddl_cluster_same_order_test),
+	KUNIT_CASE_SLOW(ddl_cluster_skew_test),
+	KUNIT_CASE_SLOW(ddl_cluster_local_size_breaks_test),
+	KUNIT_CASE(ddl_cluster_deadline_test),
+	KUNIT_CASE(ddl_cluster_rank_test),
+	KUNIT_CASE(ddl_cluster_overrun_test),
+	KUNIT_CASE(ddl_cluster_mode_test),
+	{}
+};
+
+static struct kunit_suite ddl_cluster_test_suite = {
+	.name = "sch_ddl_cluster",
+	.init = ddl_cluster_init,
+	.exit = ddl_cluster_exit,
+	.test_cases = ddl_cluster_test_cases,
+};
+
+kunit_test_suite(ddl_cluster_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the sch_ddl cluster order");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Mode cluster: one order on every host.  Two hosts (namespaces ddlc-1 and
+# ddlc-2, a dummy each) on one clock, the same configuration: job 1
+# declares 400 kB, job 2 100 kB.  Each host queues both jobs' shards, the
+# sizes swapped: host 1 holds 30 kB of job 1 and 6 kB of job 2, host 2
+# 6 kB of job 1 and 20 kB of job 2.  Mode fair would send the smaller
+# local shard first, job 2 on host 1 and job 1 on host 2; mode cluster
+# sends job 2 first on both, with the same keys.  Then the DSCP of the
+# rank, over IPv4 and IPv6 on a veth pair, the checksum kept; then bad
+# values, refused with the reason and the old configuration intact.
+. "$(dirname "$0")/../lib.sh"
+
+DBG=/sys/kernel/debug/sch_ddl
+T=$(mktemp -d)
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+# The shared clock; epoch 0 began 1 s ago and lasts 10 s: every burst of
+# this test starts in it.  maxwait 60s: at 20 kbit/s the starvation guard
+# would move the second job along, and this part tests the order alone.
+tai=$(python3 -S -c 'import time; print(time.clock_gettime_ns(time.CLOCK_TAI))')
+base=$(( tai - 1000000000 ))
+
+for h in 1 2; do
+	ip netns add ddlc-$h
+	ip -n ddlc-$h link add dc$h type dummy
+	ip -n ddlc-$h link set lo up
+	ip -n ddlc-$h link set dc$h up
+	ip -n ddlc-$h addr add 198.18.6.1/24 dev dc$h
+	run "host $h: ddl mode cluster, held at 20kbit" tc -n ddlc-$h qdisc \
+		add dev dc$h root handle 1: ddl jobs 2 mode cluster \
+		rate 20kbit epoch 10s base $base maxwait 60s
+	for j in 1 2; do
+		tc -n ddlc-$h filter add dev dc$h parent 1: protocol ip u32 \
+			match ip sport $(( 5000 + j )) 0xffff classid 1:$j
+	done
+	run "host $h: job 1 declares 400000 bytes" tc -n ddlc-$h class change \
+		dev dc$h parent 1: classid 1:1 ddl size 400000
+	run "host $h: job 2 declares 100000 bytes" tc -n ddlc-$h class change \
+		dev dc$h parent 1: classid 1:2 ddl size 100000
+done
+
+# Host 1: job 1 first and large; host 2: job 2 first and large.
+burst() {	# HOST SPORT COUNT
+	ip netns exec ddlc-$1 python3 -S "$TESTS_DIR/traffic.py" udp-burst \
+		198.18.6.2 9 "$2" "$3" 1000 >/dev/null
+}
+burst 1 5001 30
+burst 1 5002 6
+burst 2 5002 20
+burst 2 5001 6
+
+q1=$(snap -n ddlc-1 dc1)
+q2=$(snap -n ddlc-2 dc2)
+c1=$(cstats -n ddlc-1 dc1)
+c2=$(cstats -n ddlc-2 dc2)
+expect_eq "mode cluster dumped" "$(sfield "$q1" 1: options.mode)" cluster
+expect_eq "epoch and base dumped" \
+	"$(sfield "$q1" 1: options.epoch) $(sfield "$q1" 1: options.base)" \
+	"10000000 $base"
+expect_eq "sizes dumped" "$(tc -n ddlc-1 class show dev dc1 classid 1:1)" \
+	"class ddl 1:1 root weight 1 size 400000 "
+expect_eq "host 1: job 2 first, though its shard is the smaller" \
+	"$(sfield "$q1" 1: cl_first)" 2
+expect_eq "host 2: job 2 first, though its shard is the larger" \
+	"$(sfield "$q2" 1: cl_first)" 2
+expect_eq "both jobs in the order on each host" \
+	"$(sfield "$q1" 1: cl_jobs) $(sfield "$q2" 1: cl_jobs)" "2 2"
+expect_eq "the hosts key job 1's burst alike" "$(cfield "$c1" 1:1 cl_key)" \
+	"$(cfield "$c2" 1:1 cl_key)"
+expect_eq "the hosts key job 2's burst alike" "$(cfield "$c1" 1:2 cl_key)" \
+	"$(cfield "$c2" 1:2 cl_key)"
+expect_eq "job 1 ranks second on both" \
+	"$(cfield "$c1" 1:1 rank) $(cfield "$c2" 1:1 rank)" "1 1"
+# span = size x W / (w x rate): 100000 x 2 / 2500 B/s = 80 s, in epoch 0.
+expect_eq "job 2's key: epoch 0 plus 80 s of its share" \
+	"$(cfield "$c1" 1:2 cl_key)" 80000000000
+expect_eq "one cluster burst per job and host" \
+	"$(sfield "$q1" 1: cl_bursts) $(sfield "$q2" 1: cl_bursts)" "2 2"
+expect_eq "epoch 0" "$(sfield "$q1" 1: epoch)" 0
+
+# Let both drain; job 2's burst completes first on both hosts.
+for h in 1 2; do
+	tc -n ddlc-$h qdisc change dev dc$h root ddl rate 2mbit
+done
+qlen_is_ns() { [ "$(qstat -n "$1" "$2" 1: qlen)" = "$3" ]; }
+for h in 1 2; do
+	wait_for 60 qlen_is_ns ddlc-$h dc$h 0 || fail "host $h drains"
+done
+sleep 1.2	# quiet longer than the burst gap: the bursts are complete
+for h in 1 2; do
+	cstats -n ddlc-$h dc$h >/dev/null	# settles the bursts
+	f=$(ls -d $DBG/dc$h-1:-ns*)
+	e1=$(awk '$1 == 1 {e = $3} END {print e}' "$f/bursts")
+	e2=$(awk '$1 == 2 {e = $3} END {print e}' "$f/bursts")
+	if [ -n "$e1" ] && [ -n "$e2" ] && [ "$e2" -lt "$e1" ]; then
+		ok "host $h: job 2's burst completed first"
+	else
+		fail "host $h: job 2's burst completed first (ends $e2, $e1)"
+	fi
+	expect_ge "host $h: turns logged as cluster" \
+		"$(grep -cE ' (cluster|start)$' "$f/turns")" 2
+done
+
+# The DSCP of the rank.  A veth pair with IPv4 and IPv6 (benchmarking
+# ranges); job 1 (sport 5001) declares less, so it is first: its packets
+# leave as EF (46), job 2's as AF11 (10) while job 1's burst is in
+# progress, EF after.  ECT(0) is kept; a bad IPv4 checksum would be
+# dropped by the receiver, not counted.
+ip netns add ddlc-s
+ip netns add ddlc-r
+ip link add s0 netns ddlc-s type veth peer name r0 netns ddlc-r
+for ns in ddlc-s ddlc-r; do
+	ip -n $ns link set lo up
+done
+ip -n ddlc-s addr add 198.18.7.1/24 dev s0
+ip -n ddlc-r addr add 198.18.7.2/24 dev r0
+ip -n ddlc-s addr add 2001:2::1/64 dev s0 nodad
+ip -n ddlc-r addr add 2001:2::2/64 dev r0 nodad
+ip -n ddlc-s link set s0 up
+ip -n ddlc-r link set r0 up
+mac=$(ip -n ddlc-r -br link show r0 | awk '{print $3}')
+ip -n ddlc-s neigh replace 198.18.7.2 dev s0 nud permanent lladdr "$mac"
+ip -n ddlc-s neigh replace 2001:2::2 dev s0 nud permanent lladdr "$mac"
+mac=$(ip -n ddlc-s -br link show s0 | awk '{print $3}')
+ip -n ddlc-r neigh replace 198.18.7.1 dev r0 nud permanent lladdr "$mac"
+ip -n ddlc-r neigh replace 2001:2::1 dev r0 nud permanent lladdr "$mac"
+
+run "ddl mode cluster with dscp 46,10" tc -n ddlc-s qdisc add dev s0 root \
+	handle 1: ddl jobs 2 mode cluster rate 2mbit dscp 46,10
+expect_eq "dscp dumped" "$(tc -n ddlc-s qdisc show dev s0 | grep -o 'dscp [0-9,]*')" \
+	"dscp 46,10"
+for j in 1 2; do
+	tc -n ddlc-s filter add dev s0 parent 1: protocol ip u32 \
+		match ip sport $(( 5000 + j )) 0xffff classid 1:$j
+	tc -n ddlc-s filter add dev s0 parent 1: protocol ipv6 u32 \
+		match ip6 sport $(( 5000 + j )) 0xffff classid 1:$j
+done
+tc -n ddlc-s class change dev s0 parent 1: classid 1:1 ddl size 20000
+tc -n ddlc-s class change dev s0 parent 1: classid 1:2 ddl size 2000000
+
+N=12	# per job and family
+rm -f "$T/ready"
+DDL_SINK_READY=$T/ready ip netns exec ddlc-r python3 -S \
+	"$TESTS_DIR/dscp_check.py" recv 198.18.7.2 2001:2::2 9 $(( 4 * N )) 60 \
+	>"$T/recv" &
+sink=$!
+wait_for 60 test -e "$T/ready" || fail "receiver ready"
+run "both jobs send over IPv4 and IPv6" ip netns exec ddlc-s python3 -S \
+	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 5001 5002
+wait "$sink"
+cat "$T/recv" | sed 's/^/# /'
+count() {	# FAMILY SPORT TOS
+	awk -v f="$1" -v s="$2" -v t="$3" \
+		'$1 == f && $2 == s && $3 == t {n += $4} END {print n + 0}' "$T/recv"
+}
+EF=$(( 46 << 2 | 2 ))
+AF11=$(( 10 << 2 | 2 ))
+expect_eq "every datagram arrived: checksums valid" \
+	"$(awk '$1 == "total" {print $2}' "$T/recv")" $(( 4 * N ))
+for f in 4 6; do
+	expect_eq "IPv$f: job 1, first, leaves as EF with ECT(0)" \
+		"$(count $f 5001 $EF)" $N
+	expect_eq "IPv$f: job 2 leaves as EF or AF11 only" \
+		$(( $(count $f 5002 $EF) + $(count $f 5002 $AF11) )) $N
+done
+expect_ge "job 2 left as AF11 while job 1's burst went on" \
+	$(( $(count 4 5002 $AF11) + $(count 6 5002 $AF11) )) 1
+qs=$(snap -n ddlc-s s0)
+cs=$(cstats -n ddlc-s s0)
+expect_eq "dscp_marks: every job packet" "$(sfield "$qs" 1: dscp_marks)" \
+	$(( 4 * N ))
+expect_eq "no dscp_fails" "$(sfield "$qs" 1: dscp_fails)" 0
+expect_eq "per class" "$(cfield "$cs" 1:1 dscp_marks) $(cfield "$cs" 1:2 dscp_marks)" \
+	"$(( 2 * N )) $(( 2 * N ))"
+
+# Bad values: refused with the reason, nothing changed.
+expect_fail "leaving mode cluster with a DSCP map" 'needs mode cluster' \
+	tc -n ddlc-s qdisc change dev s0 root ddl mode fair
+expect_fail "a DSCP map in mode fair" 'needs mode cluster' \
+	tc -n ddlc-1 qdisc change dev dc1 root ddl mode fair dscp 0
+expect_fail "a size for the background" 'no size' \
+	tc -n ddlc-s class change dev s0 parent 1: classid 1:ffff ddl size 1
+expect_fail "an epoch of 50us" 'Illegal "epoch"' \
+	tc -n ddlc-s qdisc change dev s0 root ddl epoch 50us
+expect_eq "the old configuration stays" \
+	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE 'mode [a-z]+|epoch [0-9a-z]+|dscp [0-9,]+' | tr '\n' ' ')" \
+	"mode cluster epoch 20ms dscp 46,10 "
+expect_eq "host 1 still in mode cluster" "$(qstat -n ddlc-1 dc1 1: options.mode)" cluster
+# A raw request past tc: a code point of 64.
+expect_match "a DSCP of 64 (raw netlink): refused" \
+	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 10,64)" \
+	'^error -34: A DSCP is 0..63$'
+expect_match "nine code points (raw netlink): refused" \
+	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 1,2,3,4,5,6,7,8,9)" \
+	'^error -34: '
+expect_eq "the map stays" "$(tc -n ddlc-s qdisc show dev s0 | grep -o 'dscp [0-9,]*')" \
+	"dscp 46,10"
+
+done_testing
