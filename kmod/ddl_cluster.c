@@ -210,14 +210,15 @@ void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
 }
 
 /**
- * ddl_cluster_enqueued() - bytes joined a job's queue
- * @s: scheduler
+ * ddl_cluster_enqueued() - bytes joined a job's queue (mode cluster)
+ * @s: scheduler, keeping the cluster order
  * @p: configuration
  * @idx: job class index
  * @len: bytes
  *
  * A burst that outgrows what its key covers has the key moved on by
- * ddl_cl_step() for each allowance, or part of one, it is over.
+ * ddl_cl_step() for each allowance, or part of one, it is over.  The
+ * caller tests @s->cl_on: in the other modes nothing is called per packet.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the key
  * moves.
@@ -228,8 +229,6 @@ void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
 	struct ddl_cls *c = &s->cls[idx];
 	u64 allow, n;
 
-	if (!s->cl_on)
-		return;
 	c->cl_bytes += len;
 	if (c->cl_bytes <= c->cl_allow)
 		return;

@@ -96,6 +96,7 @@ void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
 	c->last_burst = now;
 	ddl_periodic_del(s, c);
 	ddl_fair_reset(s, c);
+	c->cl_allow = 0;	/* the new owner's first burst gets a key */
 	if (s->lead_job == c - s->cls)
 		ddl_disarm(s, now);
 }
@@ -349,6 +350,7 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	if (len >= DDL_BURST_PKT_MIN && !c->data_qlen++)
 		started = ddl_burst_start(s, p, idx, now);
 	ddl_fair_enqueued(s, idx, len);
-	ddl_cluster_enqueued(s, p, idx, len);
+	if (s->cl_on)	/* mode fair pays a test per packet, not a call */
+		ddl_cluster_enqueued(s, p, idx, len);
 	return started;
 }

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Mode cluster: one order on every host.  Two hosts (namespaces ddlc-1 and
 # ddlc-2, a dummy each) on one clock, the same configuration: job 1
-# declares 400 kB, job 2 100 kB.  Each host queues both jobs' shards, the
-# sizes swapped: host 1 holds 30 kB of job 1 and 6 kB of job 2, host 2
-# 6 kB of job 1 and 20 kB of job 2.  Mode fair would send the smaller
+# declares 40 kB, job 2 10 kB.  Each host queues both jobs' shards, the
+# sizes swapped: host 1 holds 31 kB of job 1 and 6 kB of job 2, host 2
+# 5 kB of job 1 and 8 kB of job 2 (each shard within its job's size).  Mode fair would send the smaller
 # local shard first, job 2 on host 1 and job 1 on host 2; mode cluster
 # sends job 2 first on both, with the same keys.  Then the DSCP of the
 # rank, over IPv4 and IPv6 on a veth pair, the checksum kept; then bad
@@ -15,11 +15,10 @@ DBG=/sys/kernel/debug/sch_ddl
 T=$(mktemp -d)
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
-# The shared clock; epoch 0 began 1 s ago and lasts 10 s: every burst of
-# this test starts in it.  maxwait 60s: at 20 kbit/s the starvation guard
-# would move the second job along, and this part tests the order alone.
-tai=$(python3 -S -c 'import time; print(time.clock_gettime_ns(time.CLOCK_TAI))')
-base=$(( tai - 1000000000 ))
+# Held at 1 kbit/s, one packet at a time (burst 2000): both jobs stay
+# queued on both hosts however slowly python runs.  maxwait 60s: the
+# starvation guard would move the second job along, and this part tests
+# the order alone.
 
 for h in 1 2; do
 	ip netns add ddlc-$h
@@ -27,28 +26,42 @@ for h in 1 2; do
 	ip -n ddlc-$h link set lo up
 	ip -n ddlc-$h link set dc$h up
 	ip -n ddlc-$h addr add 198.18.6.1/24 dev dc$h
-	run "host $h: ddl mode cluster, held at 20kbit" tc -n ddlc-$h qdisc \
+	run "host $h: ddl mode cluster, held at 1kbit" tc -n ddlc-$h qdisc \
 		add dev dc$h root handle 1: ddl jobs 2 mode cluster \
-		rate 20kbit epoch 10s base $base maxwait 60s
+		rate 1kbit burst 2000 epoch 10s maxwait 60s
 	for j in 1 2; do
 		tc -n ddlc-$h filter add dev dc$h parent 1: protocol ip u32 \
 			match ip sport $(( 5000 + j )) 0xffff classid 1:$j
 	done
-	run "host $h: job 1 declares 400000 bytes" tc -n ddlc-$h class change \
-		dev dc$h parent 1: classid 1:1 ddl size 400000
-	run "host $h: job 2 declares 100000 bytes" tc -n ddlc-$h class change \
-		dev dc$h parent 1: classid 1:2 ddl size 100000
+	run "host $h: job 1 declares 40000 bytes" tc -n ddlc-$h class change \
+		dev dc$h parent 1: classid 1:1 ddl size 40000
+	run "host $h: job 2 declares 10000 bytes" tc -n ddlc-$h class change \
+		dev dc$h parent 1: classid 1:2 ddl size 10000
 done
 
-# Host 1: job 1 first and large; host 2: job 2 first and large.
-burst() {	# HOST SPORT COUNT
-	ip netns exec ddlc-$1 python3 -S "$TESTS_DIR/traffic.py" udp-burst \
-		198.18.6.2 9 "$2" "$3" 1000 >/dev/null
+# The shared clock: epoch 0 begins 100 ms before now and lasts 10 s, the
+# longest epoch; the bursts below (two python processes, about 3 s on the
+# debug kernel) all start in it, on both hosts.
+tai=$(python3 -S -c 'import time; print(time.clock_gettime_ns(time.CLOCK_TAI))')
+base=$(( tai - 100000000 ))
+for h in 1 2; do
+	tc -n ddlc-$h qdisc change dev dc$h root ddl base $base
+done
+
+# Host 1: job 1 first and large; host 2: job 2 first and large.  One
+# process per host: SPORT COUNT pairs in turn, 1000-byte datagrams.
+burst() {	# HOST SPORT COUNT SPORT COUNT
+	ip netns exec ddlc-$1 python3 -S -c '
+import socket, sys
+a = sys.argv[1:]
+for sport, n in zip(a[::2], a[1::2]):
+	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+	s.bind(("", int(sport)))
+	for _ in range(int(n)):
+		s.sendto(b"d" * 1000, ("198.18.6.2", 9))' "${@:2}"
 }
-burst 1 5001 30
-burst 1 5002 6
-burst 2 5002 20
-burst 2 5001 6
+burst 1 5001 30 5002 6
+burst 2 5002 8 5001 5
 
 q1=$(snap -n ddlc-1 dc1)
 q2=$(snap -n ddlc-2 dc2)
@@ -59,7 +72,7 @@ expect_eq "epoch and base dumped" \
 	"$(sfield "$q1" 1: options.epoch) $(sfield "$q1" 1: options.base)" \
 	"10000000 $base"
 expect_eq "sizes dumped" "$(tc -n ddlc-1 class show dev dc1 classid 1:1)" \
-	"class ddl 1:1 root weight 1 size 400000 "
+	"class ddl 1:1 root weight 1 size 40000 "
 expect_eq "host 1: job 2 first, though its shard is the smaller" \
 	"$(sfield "$q1" 1: cl_first)" 2
 expect_eq "host 2: job 2 first, though its shard is the larger" \
@@ -72,12 +85,14 @@ expect_eq "the hosts key job 2's burst alike" "$(cfield "$c1" 1:2 cl_key)" \
 	"$(cfield "$c2" 1:2 cl_key)"
 expect_eq "job 1 ranks second on both" \
 	"$(cfield "$c1" 1:1 rank) $(cfield "$c2" 1:1 rank)" "1 1"
-# span = size x W / (w x rate): 100000 x 2 / 2500 B/s = 80 s, in epoch 0.
-expect_eq "job 2's key: epoch 0 plus 80 s of its share" \
-	"$(cfield "$c1" 1:2 cl_key)" 80000000000
+# span = size x W / (w x rate): 10000 x 2 / 125 B/s = 160 s, in epoch 0.
+expect_eq "job 2's key: epoch 0 plus 160 s of its share" \
+	"$(cfield "$c1" 1:2 cl_key)" 160000000000
 expect_eq "one cluster burst per job and host" \
 	"$(sfield "$q1" 1: cl_bursts) $(sfield "$q2" 1: cl_bursts)" "2 2"
 expect_eq "epoch 0" "$(sfield "$q1" 1: epoch)" 0
+expect_eq "no shard outgrew its declared size: no key moved" \
+	"$(sfield "$q1" 1: cl_exts) $(sfield "$q2" 1: cl_exts)" "0 0"
 
 # Let both drain; job 2's burst completes first on both hosts.
 for h in 1 2; do

@@ -64,11 +64,11 @@ expect_eq "config kept after tc refusals" "$(conf)" "$want"
 
 # The kernel refuses on its own (raw netlink, no plugin): one python
 # process sends the requests in turn, an answer per line.
-mapfile -t ans < <(raw mode=4 / slice=99 / slice=10000001 / yield=10000001 / \
+mapfile -t ans < <(raw mode=5 / slice=99 / slice=10000001 / yield=10000001 / \
 	maxwait=999 / bgshare=51 / key=5 / keyttl=3600001 / jobs=0 / \
 	jobs=4097 / yield=30000 / maxwait=29999 / limit=7 slice=99)
 expect_eq "kernel: 13 answers" "${#ans[@]}" 13
-expect_match "kernel: mode 4" "${ans[0]}" 'error -34: .*(out of range|max)'
+expect_match "kernel: mode 5" "${ans[0]}" 'error -34: .*(out of range|max)'
 expect_match "kernel: slice 99" "${ans[1]}" \
 	'error -34: slice must be auto or between 100us and 10s'
 expect_match "kernel: slice 10000001" "${ans[2]}" 'error -34'
