@@ -60,11 +60,74 @@ def mean(vals):
     return sum(vals) / len(vals) if vals else float("nan")
 
 
+def load_shards(d):
+    """A sharded run's PS outputs: {job: {host: shard}}."""
+    shards = {}
+    for f in glob.glob(d + "/shard-*-*.json"):
+        job, host = os.path.basename(f)[6:-5].split("-")
+        shards.setdefault(job, {})[int(host)] = json.load(open(f))
+    return shards
+
+
+def merge_shards(shards):
+    """One PS record per job from its shards: an iteration starts with its
+    first shard and ends with its last, its burst completes with the last
+    shard's; the update is the sum of the shards'."""
+    ps = []
+    for job in sorted(shards, key=int):
+        sh = list(shards[job].values())
+        n = min(len(s["iters"]) for s in sh)
+        ps.append({
+            "job": job, "workers": sh[0]["workers"],
+            "update": sum(s["update"] for s in sh),
+            "launch": min(s["launch"] for s in sh),
+            "start": min(s["start"] for s in sh),
+            "end": max(s["end"] for s in sh),
+            "iters": [{"start": min(s["iters"][i]["start"] for s in sh),
+                       "burst": max(s["iters"][i]["burst"] for s in sh),
+                       "end": max(s["iters"][i]["end"] for s in sh)}
+                      for i in range(n)]})
+    return ps
+
+
+def same_order(shards):
+    """How often the PS hosts finished contending bursts in one order:
+    (contending, same).  Two jobs' bursts contend on a host when their
+    shards' bursts there overlap in time (from the start of one to the
+    completion of the other); they count when they contend on two hosts
+    or more, and are in the same order when the same job's shard
+    completes first on every one of those hosts."""
+    jobs = sorted(shards, key=int)
+    contend = same = 0
+    for x, a in enumerate(jobs):
+        for b in jobs[x + 1:]:
+            hosts = set(shards[a]) & set(shards[b])
+            for ia in range(len(shards[a][min(hosts)]["iters"])
+                            if hosts else 0):
+                for ib in range(len(shards[b][min(hosts)]["iters"])):
+                    signs = set()
+                    for h in hosts:
+                        ra = shards[a][h]["iters"][ia]
+                        rb = shards[b][h]["iters"][ib]
+                        if max(ra["start"], rb["start"]) < \
+                                min(ra["burst"], rb["burst"]):
+                            signs.add((ra["burst"] < rb["burst"], h))
+                    if len(signs) < 2:
+                        continue
+                    contend += 1
+                    same += len({s for s, _ in signs}) == 1
+    return contend, same
+
+
 def load_policy(d):
     ps = [json.load(open(f)) for f in sorted(glob.glob(d + "/ps-*.json"))]
     workers = [json.load(open(f))
                for f in sorted(glob.glob(d + "/worker-*.json"))]
     stats = json.load(open(d + "/stats.json"))
+    shards = load_shards(d)
+    if shards and not ps:
+        ps = merge_shards(shards)
+        stats["order"] = same_order(shards)
     return ps, workers, stats
 
 
@@ -99,6 +162,9 @@ def summarize(scn, ps, workers, stats):
         "retrans": tcp.get("retrans", 0),
         "timeouts": tcp.get("timeouts", 0),
         "spurious_rtos": tcp.get("spurious_rtos", 0),
+        "contending": stats.get("order", (0, 0))[0],
+        "same_order_pct": 100 * stats["order"][1] / stats["order"][0]
+        if stats.get("order", (0, 0))[0] else float("nan"),
         "iter_ms": iters,
     }
 
@@ -222,11 +288,47 @@ def run_gnuplot(out, name, lines):
 
 KEYS = ("iter_avg_ms", "iter_median_ms", "iter_p99_ms", "jct_avg_ms",
         "jct_max_ms", "burst_avg_ms", "first_burst_avg_ms", "utilisation",
-        "retrans", "timeouts", "spurious_rtos")
+        "retrans", "timeouts", "spurious_rtos", "contending",
+        "same_order_pct")
+
+
+def cluster_targets(name, summ):
+    """The sharded presets' targets for mode cluster: (text, met) pairs."""
+    out = []
+    c = summ.get("ddl-cluster")
+    if not c:
+        return out
+    out.append(("ddl-cluster: the same order on every host in >= 95 %% of "
+                "the contending bursts: %.1f %%" % c["same_order_pct"],
+                c["same_order_pct"] >= 95))
+    if "prio" in summ:
+        r = c["jct_avg_ms"] / summ["prio"]["jct_avg_ms"]
+        out.append(("ddl-cluster: avg JCT <= 1.02 x prio's (the same static "
+                    "order on every host): %.3f" % r, r <= 1.02))
+    if "drr" in summ:
+        lim = 0.9 if name == "sharded-sat" else 0.95
+        r = c["jct_avg_ms"] / summ["drr"]["jct_avg_ms"]
+        out.append(("ddl-cluster: avg JCT <= %.2f x drr's: %.3f" % (lim, r),
+                    r <= lim))
+        out.append(("ddl-cluster: every job <= 1.05 x its drr JCT: worst "
+                    "%.3f" % c["worst_vs_drr"], c["worst_vs_drr"] <= 1.05))
+    for p in (p for p in summ if p.startswith("ddl-skew")):
+        r = summ[p]["jct_avg_ms"] / c["jct_avg_ms"]
+        out.append(("%s: avg JCT <= 1.03 x ddl-cluster's (%s ms of skew): "
+                    "%.3f" % (p, p[8:], r), r <= 1.03))
+    return out
 
 
 def targets(name, summ, bound, learned):
     """The targets for ddl with its defaults: (text, met) pairs."""
+    if name.startswith("sharded") or name == "ring":
+        return cluster_targets(name, summ)
+    if name == "incast":
+        if "ddl-dscp" not in summ or "ddl-cluster" not in summ:
+            return []
+        r = summ["ddl-dscp"]["jct_avg_ms"] / summ["ddl-cluster"]["jct_avg_ms"]
+        return [("ddl-dscp: avg JCT <= 0.9 x the same without the DSCP map "
+                 "(ddl-cluster): %.3f" % r, r <= 0.9)]
     if "ddl" not in summ or "fq_codel" not in summ:
         return []
     d, fq = summ["ddl"], summ["fq_codel"]
@@ -270,6 +372,8 @@ def learned_vs_true(reps, pols, scn):
     """Per ddl policy and job: the period and burst size the job's class
     learned (tc -s class show after the run) against the true ones."""
     out = []
+    if scn.get("hosts", 1) > 1:
+        return out  # each host learns its shards only
     for p in (p for p in pols if p.startswith("ddl")):
         d = "%s/%s" % (reps[0], p)
         if not os.path.exists(d + "/class.txt"):
@@ -319,15 +423,21 @@ def report_preset(out, name, plot):
                  for j in jobs}
             summ[p]["jct_vs_drr"] = r
             summ[p]["worst_vs_drr"] = max(r.values())
+    # hosts whose order is compared: PS hosts, or a ring's members
+    hosts = scn["workers"] if scn.get("ring") else scn.get("hosts", 1)
     bound, per_job = solo_bound(d, scn)
     ideal_avg, ideal_last = ideal_ms(scn,
                                      load_policy("%s/%s" % (reps[0],
                                                             pols[0]))[0])
     rows = ["## %s" % name, "",
             "%d jobs x %s workers, updates %s B, gradients %s B, compute %s "
-            "ms, %d iterations, %s%s; median of %d repetition%s." % (
+            "ms, %d iterations, %s%s%s; median of %d repetition%s." % (
                 scn["jobs"], scn["workers"], scn["update"], scn["grad"],
                 scn["compute_ms"], scn["iters"], scn["rate"],
+                " on each of %d worker hosts (a ring per job)" % hosts
+                if scn.get("ring") else
+                " on each of %d PS hosts, shards %s %%" % (
+                    hosts, scn["shards"]) if hosts > 1 else "",
                 ", %d background TCP flows" % scn["bg_flows"]
                 if scn["bg_flows"] else "", len(reps),
                 "s" if len(reps) > 1 else ""),
@@ -336,8 +446,9 @@ def report_preset(out, name, plot):
                                                   for x in per_job)),
             "",
             "| policy | iter avg / p99 (ms) | x solo | JCT avg / max (ms) | "
-            "1st burst (ms) | util | TCP retrans / RTOs (spurious) |",
-            "|---|---|---|---|---|---|---|"]
+            "1st burst (ms) | util | TCP retrans / RTOs (spurious) |%s"
+            % (" same order (contending) |" if hosts > 1 else ""),
+            "|---|---|---|---|---|---|---|%s" % ("---|" if hosts > 1 else "")]
     for p in pols:
         s = summ[p]
         rows.append("| %s | %.0f / %.0f | %.2f | %.0f / %.0f | %.0f | "
@@ -346,7 +457,10 @@ def report_preset(out, name, plot):
                         s["iter_avg_ms"] / bound, s["jct_avg_ms"],
                         s["jct_max_ms"], s["first_burst_avg_ms"],
                         s["utilisation"] * 100, s["retrans"], s["timeouts"],
-                        s["spurious_rtos"]))
+                        s["spurious_rtos"]) +
+                    (" %.0f %% (%.0f) |" % (s["same_order_pct"],
+                                            s["contending"])
+                     if hosts > 1 else ""))
     rows += ["", "Each job's JCT / its JCT under drr (per-job fair sharing): "
              "the ratio in each repetition, median over the repetitions; "
              "worst: the largest of the jobs' medians%s." % (
@@ -399,7 +513,8 @@ def report_preset(out, name, plot):
                             r["bursts"]))
     tg = targets(name, summ, bound, learned)
     if tg:
-        rows += ["", "Targets (ddl with its defaults):", ""]
+        rows += ["", "Targets (%s):" % ("mode cluster" if hosts > 1 else
+                                         "ddl with its defaults"), ""]
         rows += ["- %s: %s" % ("met" if ok else "NOT met", t) for t, ok in tg]
     made = []
     if plot:
@@ -422,7 +537,9 @@ def main():
     names = sorted(os.path.basename(os.path.dirname(f))
                    for f in glob.glob(out + "/*/scenario.json"))
     order = ["saturated", "compatible", "hetero", "background", "torch",
-             "quick"]
+             "sharded", "sharded-imb", "sharded-sat", "sharded3",
+             "sharded-torch", "ring", "incast",
+             "quick", "quick-sharded"]
     names.sort(key=lambda n: order.index(n) if n in order else len(order))
     rows, rep = [], {}
     for n in names:

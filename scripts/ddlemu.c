@@ -12,11 +12,22 @@
  *	gradient.  Prints one JSON object: per iteration its start, when the
  *	last worker had the whole update (the burst's completion) and when
  *	the last gradient arrived (the iteration's end), all in ns.
- *   ddlemu worker -a ADDR -p PORT -g BYTES [-c COMPUTE_US] [-j NAME]
- *             [-b BUCKET_MS] [-T TOS] [-t TIMEOUT_S]
+ *   ddlemu worker -a ADDR[,ADDR...] -p PORT -g BYTES[,BYTES...]
+ *             [-c COMPUTE_US] [-j NAME] [-b BUCKET_MS] [-T TOS] [-t TIMEOUT_S]
  *	One worker: receive each update, "compute" for COMPUTE_US, push a
- *	gradient of BYTES.  Prints JSON: the update bytes received in every
- *	BUCKET_MS (default 10) of CLOCK_MONOTONIC, for throughput plots.
+ *	gradient of BYTES.  With several addresses the job's PS is sharded
+ *	over those hosts (up to 8, each on PORT): the worker computes once
+ *	it holds every shard's update and pushes each shard its gradient
+ *	(the list gives each its size, or one size for all).  Prints JSON:
+ *	the update bytes received in every BUCKET_MS (default 10) of
+ *	CLOCK_MONOTONIC, for throughput plots.
+ *   ddlemu ring -a NEXT -p PORT -w MEMBERS -n ITERS -u BYTES [-c COMPUTE_US]
+ *             [-j NAME] [-E EPOCH_NS] [-d DELAY_MS] [-T TOS] [-t TIMEOUT_S]
+ *	One member of a ring all-reduce job: listens on PORT for the member
+ *	before it, connects to the next one at NEXT:PORT; from EPOCH_NS on,
+ *	ITERS iterations of an all-reduce of BYTES (2(MEMBERS-1) steps of
+ *	BYTES/MEMBERS each way) and COMPUTE_US of compute.  Prints the PS's
+ *	JSON, the all-reduce's end as the burst.
  *   ddlemu bulk -a ADDR -p PORT -s SECS [-f FLOWS] [-T TOS]
  *	FLOWS TCP connections sending as fast as they can for SECS seconds.
  *   ddlemu sink -p PORT -s SECS
@@ -55,6 +66,7 @@
 #define MAGIC_GRAD	0x44444c47u	/* "DDLG" */
 #define MAX_WORKERS	256
 #define MAX_BURST	1024
+#define MAX_SHARDS	8
 #define CHUNK		(64 * 1024)
 
 struct msg_hdr {
@@ -65,9 +77,9 @@ struct msg_hdr {
 };
 
 struct opts {
-	const char *addr, *job;
+	const char *addr, *job, *grads;
 	int port, workers, iters, flows, count, size, sport, tos, mark;
-	uint64_t update, grad, compute_us, epoch_ns, delay_ms, period_ms;
+	uint64_t update, compute_us, epoch_ns, delay_ms, period_ms;
 	uint64_t bucket_ms;
 	double secs, timeout;
 };
@@ -185,21 +197,7 @@ static void set_nonblock(int fd)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
-/* Blocking helpers for the worker side. */
-static void read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n <= 0)
-			die("read");
-		p += n;
-		len -= n;
-	}
-}
-
+/* Blocking helper for the worker side. */
 static void write_full(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -214,15 +212,96 @@ static void write_full(int fd, const void *buf, size_t len)
 	}
 }
 
+/* Messages ------------------------------------------------------------- */
+
+struct buckets {
+	uint64_t width, first;
+	size_t n, cap;
+	uint64_t *bytes;
+};
+
+static void bucket_add(struct buckets *b, uint64_t t, uint64_t bytes)
+{
+	uint64_t i = t / b->width;
+
+	if (!b->n) {
+		b->first = i;
+		b->n = 1;
+	}
+	if (i < b->first)
+		i = b->first;
+	i -= b->first;
+	if (i >= b->cap) {
+		size_t cap = b->cap ? b->cap : 1024;
+
+		while (cap <= i)
+			cap *= 2;
+		b->bytes = realloc(b->bytes, cap * sizeof(*b->bytes));
+		if (!b->bytes)
+			die("realloc");
+		memset(b->bytes + b->cap, 0, (cap - b->cap) * sizeof(*b->bytes));
+		b->cap = cap;
+	}
+	if (i >= b->n)
+		b->n = i + 1;
+	b->bytes[i] += bytes;
+}
+
+/* A message being read: its header, then its payload. */
+struct msg_in {
+	struct msg_hdr h;
+	size_t hdr_in;		/* header bytes read */
+	uint64_t left;		/* payload bytes still to read */
+};
+
+/*
+ * Read a message of MAGIC from a nonblocking socket, counting its payload
+ * in B if given.  Returns 1 when it is whole (the next call begins a new
+ * one), 0 when more is to come, -1 when the peer closed before a message.
+ */
+static int msg_read(int fd, struct msg_in *m, uint32_t magic,
+		    struct buckets *b)
+{
+	ssize_t n;
+
+	while (m->hdr_in < sizeof(m->h)) {
+		n = read(fd, (char *)&m->h + m->hdr_in, sizeof(m->h) - m->hdr_in);
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n == 0 && !m->hdr_in)
+			return -1;
+		if (n <= 0)
+			die("read");
+		m->hdr_in += n;
+		if (m->hdr_in == sizeof(m->h)) {
+			if (m->h.magic != magic) {
+				errno = 0;
+				die("bad message header");
+			}
+			m->left = m->h.len;
+		}
+	}
+	while (m->left) {
+		n = read(fd, sink_buf, m->left < CHUNK ? m->left : CHUNK);
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0)
+			die("read");
+		m->left -= n;
+		if (b)
+			bucket_add(b, now_ns(), n);
+	}
+	m->hdr_in = 0;
+	return 1;
+}
+
 /* The parameter server ------------------------------------------------- */
 
 struct conn {
 	int fd;
 	uint64_t out_left;	/* update bytes still to write (header first) */
 	size_t hdr_out;		/* header bytes written */
-	struct msg_hdr in;	/* gradient header being read */
-	size_t hdr_in;
-	uint64_t in_left;	/* gradient payload still to read */
+	struct msg_in in;	/* the gradient being read */
 	int done;		/* gradient of this iteration received */
 };
 
@@ -258,39 +337,21 @@ static void ps_write(struct conn *c, const struct msg_hdr *h)
 /* Read what a worker sent; returns 1 when its gradient became complete. */
 static int ps_read(struct conn *c, uint32_t iter, uint64_t *t_done)
 {
-	ssize_t n;
+	int r = msg_read(c->fd, &c->in, MAGIC_GRAD, NULL);
 
-	for (;;) {
-		if (c->hdr_in < sizeof(c->in)) {
-			n = read(c->fd, (char *)&c->in + c->hdr_in,
-				 sizeof(c->in) - c->hdr_in);
-			if (n < 0 && errno == EAGAIN)
-				return 0;
-			if (n <= 0)
-				die("ps read");
-			c->hdr_in += n;
-			if (c->hdr_in < sizeof(c->in))
-				continue;
-			if (c->in.magic != MAGIC_GRAD || c->in.iter != iter) {
-				errno = 0;
-				die("bad gradient header");
-			}
-			c->in_left = c->in.len;
-		}
-		while (c->in_left) {
-			n = read(c->fd, sink_buf,
-				 c->in_left < CHUNK ? c->in_left : CHUNK);
-			if (n < 0 && errno == EAGAIN)
-				return 0;
-			if (n <= 0)
-				die("ps read");
-			c->in_left -= n;
-		}
-		*t_done = c->in.t_done;
-		c->hdr_in = 0;
-		c->done = 1;
-		return 1;
+	if (r < 0) {
+		errno = 0;
+		die("ps read: a worker left");
 	}
+	if (r == 1 && c->in.h.iter != iter) {
+		errno = 0;
+		die("gradient of iteration %u in %u", c->in.h.iter, iter);
+	}
+	if (r == 1) {
+		*t_done = c->in.h.t_done;
+		c->done = 1;
+	}
+	return r;
 }
 
 static void ps_iteration(struct conn *cs, int w, uint32_t iter,
@@ -319,7 +380,7 @@ static void ps_iteration(struct conn *cs, int w, uint32_t iter,
 			die("poll");
 		check_deadline("ps iteration");
 		for (i = 0; i < w; i++) {
-			uint64_t t;
+			uint64_t t = 0;
 
 			if (pfd[i].revents & POLLOUT)
 				ps_write(&cs[i], &h);
@@ -333,6 +394,26 @@ static void ps_iteration(struct conn *cs, int w, uint32_t iter,
 		}
 	}
 	r->end = now_ns();
+}
+
+/* The PS's record of its run (a ring member prints the same). */
+static void print_iters(const struct opts *o, uint64_t launch, uint64_t t0,
+			const struct iter_rec *rec)
+{
+	int i;
+
+	printf("{\"role\": \"ps\", \"job\": \"%s\", \"port\": %d, "
+	       "\"workers\": %d, \"update\": %llu, \"launch\": %llu, "
+	       "\"start\": %llu, \"end\": %llu, \"iters\": [",
+	       o->job, o->port, o->workers, (unsigned long long)o->update,
+	       (unsigned long long)launch, (unsigned long long)t0,
+	       (unsigned long long)rec[o->iters - 1].end);
+	for (i = 0; i < o->iters; i++)
+		printf("%s{\"start\": %llu, \"burst\": %llu, \"end\": %llu}",
+		       i ? ", " : "", (unsigned long long)rec[i].start,
+		       (unsigned long long)rec[i].burst,
+		       (unsigned long long)rec[i].end);
+	printf("]}\n");
 }
 
 static int run_ps(const struct opts *o)
@@ -365,18 +446,7 @@ static int run_ps(const struct opts *o)
 	for (i = 0; i < o->iters; i++)
 		ps_iteration(cs, o->workers, i, o->update, &rec[i]);
 
-	printf("{\"role\": \"ps\", \"job\": \"%s\", \"port\": %d, "
-	       "\"workers\": %d, \"update\": %llu, \"launch\": %llu, "
-	       "\"start\": %llu, \"end\": %llu, \"iters\": [",
-	       o->job, o->port, o->workers, (unsigned long long)o->update,
-	       (unsigned long long)launch, (unsigned long long)t0,
-	       (unsigned long long)rec[o->iters - 1].end);
-	for (i = 0; i < o->iters; i++)
-		printf("%s{\"start\": %llu, \"burst\": %llu, \"end\": %llu}",
-		       i ? ", " : "", (unsigned long long)rec[i].start,
-		       (unsigned long long)rec[i].burst,
-		       (unsigned long long)rec[i].end);
-	printf("]}\n");
+	print_iters(o, launch, t0, rec);
 	for (i = 0; i < o->workers; i++)
 		close(cs[i].fd);
 	close(lfd);
@@ -387,77 +457,100 @@ static int run_ps(const struct opts *o)
 
 /* A worker ------------------------------------------------------------- */
 
-struct buckets {
-	uint64_t width, first;
-	size_t n, cap;
-	uint64_t *bytes;
+/* One shard of a worker's job: a connection to one of its PS hosts. */
+struct shard {
+	int fd;
+	uint64_t grad;		/* gradient bytes pushed to this shard */
+	struct msg_in in;	/* the update being read */
+	int done;		/* this iteration's update is whole */
+	uint64_t t_done;	/* when this iteration's update was complete */
 };
 
-static void bucket_add(struct buckets *b, uint64_t t, uint64_t bytes)
-{
-	uint64_t i = t / b->width;
-
-	if (!b->n) {
-		b->first = i;
-		b->n = 1;
-	}
-	if (i < b->first)
-		i = b->first;
-	i -= b->first;
-	if (i >= b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-
-		while (cap <= i)
-			cap *= 2;
-		b->bytes = realloc(b->bytes, cap * sizeof(*b->bytes));
-		if (!b->bytes)
-			die("realloc");
-		memset(b->bytes + b->cap, 0, (cap - b->cap) * sizeof(*b->bytes));
-		b->cap = cap;
-	}
-	if (i >= b->n)
-		b->n = i + 1;
-	b->bytes[i] += bytes;
-}
-
+/*
+ * A worker of a job whose PS is sharded over the hosts of -a (a comma
+ * list; -g gives each shard's gradient, or one size for all): it waits
+ * for every shard's update, computes, then pushes each shard its part
+ * of the gradient, reporting to each when that shard's update was whole.
+ */
 static int run_worker(const struct opts *o)
 {
 	struct buckets b = { .width = o->bucket_ms * 1000000ull };
-	int fd = tcp_connect(o->addr, o->port, o->tos);
+	struct shard sh[MAX_SHARDS] = { 0 };
+	struct pollfd pfd[MAX_SHARDS];
+	char addrs[256], *a, *save = NULL;
+	const char *g = o->grads;
 	uint32_t iters = 0;
-	size_t i;
+	int i, n = 0, left, closed;
+	size_t k;
 
-	for (;;) {
-		struct msg_hdr h;
-		uint64_t left;
-		ssize_t n;
-
-		n = read(fd, &h, sizeof(h));
-		if (n == 0)
-			break;		/* the PS is done */
-		if (n < 0)
-			die("worker read");
-		if ((size_t)n < sizeof(h))
-			read_full(fd, (char *)&h + n, sizeof(h) - n);
-		if (h.magic != MAGIC_UPDATE) {
+	if (strlen(o->addr) >= sizeof(addrs)) {
+		errno = 0;
+		die("address list too long");
+	}
+	strcpy(addrs, o->addr);
+	for (a = strtok_r(addrs, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_SHARDS) {
 			errno = 0;
-			die("bad update header");
+			die("more than %d shards", MAX_SHARDS);
 		}
-		for (left = h.len; left; left -= n) {
-			n = read(fd, sink_buf, left < CHUNK ? left : CHUNK);
-			if (n <= 0)
-				die("worker read");
-			bucket_add(&b, now_ns(), n);
+		sh[n].grad = strtoull(g, NULL, 0);
+		if (strchr(g, ','))
+			g = strchr(g, ',') + 1;
+		sh[n].fd = tcp_connect(a, o->port, o->tos);
+		n++;
+	}
+	for (;;) {
+		uint64_t t = 0;
+
+		/* every shard's update, read as it comes */
+		for (i = 0; i < n; i++) {
+			set_nonblock(sh[i].fd);
+			sh[i].done = 0;
 		}
-		h.magic = MAGIC_GRAD;
-		h.t_done = now_ns();
-		h.len = o->grad;
+		for (left = n, closed = 0; left > 0;) {
+			for (i = 0; i < n; i++) {
+				pfd[i].fd = sh[i].done ? -1 : sh[i].fd;
+				pfd[i].events = POLLIN;
+			}
+			if (poll(pfd, n, poll_ms()) < 0 && errno != EINTR)
+				die("poll");
+			check_deadline("worker");
+			for (i = 0; i < n; i++) {
+				int r;
+
+				if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+					continue;
+				r = msg_read(sh[i].fd, &sh[i].in, MAGIC_UPDATE, &b);
+				if (!r)
+					continue;
+				sh[i].done = 1;
+				sh[i].t_done = now_ns();
+				closed += r < 0;
+				left--;
+			}
+		}
+		if (closed)
+			break;		/* the PS is done */
+		for (i = 0; i < n; i++) {
+			fcntl(sh[i].fd, F_SETFL,
+			      fcntl(sh[i].fd, F_GETFL) & ~O_NONBLOCK);
+			if (sh[i].t_done > t)
+				t = sh[i].t_done;
+		}
 		if (o->compute_us)
-			sleep_until(h.t_done + o->compute_us * 1000ull);
-		write_full(fd, &h, sizeof(h));
-		for (left = o->grad; left; left -= n) {
-			n = left < CHUNK ? left : CHUNK;
-			write_full(fd, zeros, n);
+			sleep_until(t + o->compute_us * 1000ull);
+		for (i = 0; i < n; i++) {
+			struct msg_hdr h = sh[i].in.h;
+			uint64_t rest;
+
+			h.magic = MAGIC_GRAD;
+			h.t_done = sh[i].t_done;
+			h.len = sh[i].grad;
+			write_full(sh[i].fd, &h, sizeof(h));
+			for (rest = sh[i].grad; rest; rest -= k) {
+				k = rest < CHUNK ? rest : CHUNK;
+				write_full(sh[i].fd, zeros, k);
+			}
 		}
 		iters++;
 	}
@@ -465,11 +558,99 @@ static int run_worker(const struct opts *o)
 	       "\"bucket_ns\": %llu, \"first\": %llu, \"bytes\": [",
 	       o->job, iters, (unsigned long long)b.width,
 	       (unsigned long long)b.first);
-	for (i = 0; i < b.n; i++)
-		printf("%s%llu", i ? ", " : "", (unsigned long long)b.bytes[i]);
+	for (k = 0; k < b.n; k++)
+		printf("%s%llu", k ? ", " : "", (unsigned long long)b.bytes[k]);
 	printf("]}\n");
 	free(b.bytes);
-	close(fd);
+	for (i = 0; i < n; i++)
+		close(sh[i].fd);
+	return 0;
+}
+
+/* A ring all-reduce member -------------------------------------------- */
+
+/* One step of the ring: send CHUNK bytes to the next, receive CHUNK bytes
+ * from the previous member, at once. */
+static void ring_step(int in, int out, uint64_t chunk)
+{
+	uint64_t tx = chunk, rx = chunk;
+
+	while (tx || rx) {
+		struct pollfd p[2] = {
+			{ .fd = tx ? out : -1, .events = POLLOUT },
+			{ .fd = rx ? in : -1, .events = POLLIN },
+		};
+		ssize_t n;
+
+		if (poll(p, 2, poll_ms()) < 0 && errno != EINTR)
+			die("poll");
+		check_deadline("ring step");
+		if (p[0].revents & (POLLOUT | POLLERR)) {
+			n = write(out, zeros, tx < CHUNK ? tx : CHUNK);
+			if (n < 0 && errno != EAGAIN)
+				die("ring write");
+			if (n > 0)
+				tx -= n;
+		}
+		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = read(in, sink_buf, rx < CHUNK ? rx : CHUNK);
+			if (n == 0 || (n < 0 && errno != EAGAIN))
+				die("ring read");
+			if (n > 0)
+				rx -= n;
+		}
+	}
+}
+
+/*
+ * A member of a ring all-reduce of UPDATE bytes among WORKERS members:
+ * every iteration 2(W-1) steps, each sending a W-th of the tensor to the
+ * next member (-a, on PORT) while receiving one from the previous (which
+ * connects to PORT here); a step begins when the one before it has
+ * received, as the reduction needs.  Then compute.  Prints the PS's
+ * record: per iteration its start, the all-reduce's end as the burst,
+ * and the end of compute.
+ */
+static int run_ring(const struct opts *o)
+{
+	struct iter_rec *rec = calloc(o->iters, sizeof(*rec));
+	uint64_t chunk = (o->update + o->workers - 1) / o->workers;
+	int steps = 2 * (o->workers - 1), lfd, in, out, i, s, one = 1;
+	struct pollfd p;
+	uint64_t t0, launch;
+
+	if (!rec)
+		die("calloc");
+	lfd = tcp_listen(o->port);
+	out = tcp_connect(o->addr, o->port, o->tos);
+	p.fd = lfd;
+	p.events = POLLIN;
+	while (poll(&p, 1, poll_ms()) <= 0)
+		check_deadline("accept");
+	in = accept(lfd, NULL, NULL);
+	if (in < 0)
+		die("accept");
+	setsockopt(in, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	set_nonblock(in);
+	set_nonblock(out);
+	launch = o->epoch_ns ? o->epoch_ns : now_ns() + 1000000000ull;
+	launch += o->delay_ms * 1000000ull;
+	sleep_until(launch);
+	t0 = now_ns();
+	for (i = 0; i < o->iters; i++) {
+		rec[i].start = now_ns();
+		for (s = 0; s < steps; s++)
+			ring_step(in, out, chunk);
+		rec[i].burst = now_ns();
+		if (o->compute_us)
+			sleep_until(rec[i].burst + o->compute_us * 1000ull);
+		rec[i].end = now_ns();
+	}
+	print_iters(o, launch, t0, rec);
+	close(in);
+	close(out);
+	close(lfd);
+	free(rec);
 	return 0;
 }
 
@@ -623,7 +804,7 @@ int main(int argc, char **argv)
 	struct opts o = {
 		.job = "job", .workers = 1, .iters = 1, .flows = 1,
 		.count = 1, .size = 1000, .tos = -1, .bucket_ms = 10,
-		.secs = 10, .timeout = 600, .period_ms = 1000,
+		.secs = 10, .timeout = 600, .period_ms = 1000, .grads = "0",
 	};
 	const char *role;
 	int c;
@@ -640,7 +821,7 @@ int main(int argc, char **argv)
 		case 'd': o.delay_ms = num(optarg); break;
 		case 'E': o.epoch_ns = num(optarg); break;
 		case 'f': o.flows = num(optarg); break;
-		case 'g': o.grad = num(optarg); break;
+		case 'g': o.grads = optarg; break;
 		case 'j': o.job = optarg; break;
 		case 'l': o.size = num(optarg); break;
 		case 'm': o.mark = num(optarg); break;
@@ -669,6 +850,8 @@ int main(int argc, char **argv)
 		return run_worker(&o);
 	if (!strcmp(role, "bulk") && o.addr && o.port)
 		return run_bulk(&o);
+	if (!strcmp(role, "ring") && o.addr && o.port)
+		return run_ring(&o);
 	if (!strcmp(role, "sink") && o.port)
 		return run_sink(&o);
 	if (!strcmp(role, "burst") && o.addr && o.port)

@@ -9,7 +9,11 @@ ran every iteration of every job, every worker received every update
 byte, times are positive and ordered, utilisation is possible, the ideal
 is what the scenario implies, every job's JCT is compared with drr's, what
 ddl learned of each job is reported and no larger than the job's period
-and burst, and the plots are PNG files.
+and burst, and the plots are PNG files.  With the quick-sharded preset too (jobs
+sharded over two PS hosts): every shard's PS ran with its share of the
+update, every worker received the whole update from the shards, the
+order of the hosts was compared, and ddl-cluster declared each job's
+whole burst on both hosts in mode cluster.
 """
 import glob
 import json
@@ -18,6 +22,7 @@ import os
 import sys
 
 import tap
+import tcclass
 
 
 def check(desc, cond, detail=""):
@@ -27,10 +32,20 @@ def check(desc, cond, detail=""):
 def main():
     d = sys.argv[1]
     try:
-        rep = json.load(open(d + "/report.json"))["quick"]
-    except (OSError, ValueError, KeyError) as e:
-        check("report.json written, with the quick preset", False, str(e))
-        sys.exit(1)
+        presets = json.load(open(d + "/report.json"))
+    except (OSError, ValueError) as e:
+        presets = {}
+        check("report.json written", False, str(e))
+    check("report.json has quick or quick-sharded",
+          "quick" in presets or "quick-sharded" in presets, str(presets)[:80])
+    if "quick" in presets:
+        quick(d, presets["quick"])
+    if "quick-sharded" in presets:
+        sharded(d, presets["quick-sharded"])
+    sys.exit(1 if tap.failed else 0)
+
+
+def quick(d, rep):
     scn = rep["scenario"]
     jobs, workers, iters = scn["jobs"], scn["workers"], scn["iters"]
     sizes = [int(x) for x in str(scn["update"]).split(",")]
@@ -108,7 +123,61 @@ def main():
         except OSError:
             head = b""
         check(png + " is a PNG", head == b"\x89PNG\r\n\x1a\n")
-    sys.exit(1 if tap.failed else 0)
+
+
+def sharded(d, rep):
+    scn = rep["scenario"]
+    jobs, workers, iters = scn["jobs"], scn["workers"], scn["iters"]
+    update = int(scn["update"])
+    shares = [[int(x) for x in s.split(":")] for s in scn["shards"].split(",")]
+    check("quick-sharded: 2 PS hosts, policies drr and ddl-cluster",
+          scn["hosts"] == 2 and sorted(rep["policies"]) ==
+          ["ddl-cluster", "drr"], "%s %s" % (scn["hosts"],
+                                             sorted(rep["policies"])))
+    for p, s in rep["policies"].items():
+        r = "%s/quick-sharded/rep-1/%s" % (d, p)
+        bad = []
+        for j in range(jobs):
+            for h in (1, 2):
+                want = update * shares[j % len(shares)][h - 1] // 100
+                try:
+                    sh = json.load(open("%s/shard-%d-%d.json" % (r, j, h)))
+                except (OSError, ValueError) as e:
+                    bad.append(str(e))
+                    continue
+                if sh["update"] != want or len(sh["iters"]) != iters:
+                    bad.append("shard %d-%d: %d B, %d iterations" % (
+                        j, h, sh["update"], len(sh["iters"])))
+        check("quick-sharded: %s: every shard ran its share" % p, not bad,
+              ", ".join(bad))
+        check("quick-sharded: %s: %d iterations merged" % (p, jobs * iters),
+              s["iterations"] == jobs * iters, str(s["iterations"]))
+        got = []
+        for f in glob.glob(r + "/worker-*.json"):
+            w = json.load(open(f))
+            got.append((w["iters"], sum(w["bytes"])))
+        check("quick-sharded: %s: every worker received every shard" % p,
+              len(got) == jobs * workers and
+              all(g == (iters, iters * update) for g in got), str(got))
+        c = s["contending"]
+        check("quick-sharded: %s: the hosts' order compared" % p,
+              c >= 0 and (math.isnan(s["same_order_pct"]) if c == 0 else
+                          0 <= s["same_order_pct"] <= 100),
+              "%s contending, %s %%" % (c, s["same_order_pct"]))
+    r = "%s/quick-sharded/rep-1/ddl-cluster" % d
+    for x in ("", "-2"):
+        try:
+            cls = tcclass.parse(open("%s/class%s.txt" % (r, x)).read())
+            q = json.load(open("%s/qdisc%s.json" % (r, x)))[0]
+        except (OSError, ValueError, IndexError) as e:
+            check("quick-sharded: host %s dumped" % (x or "1"), False, str(e))
+            continue
+        sizes = sorted(c.get("size", 0) for c in cls)
+        check("quick-sharded: host %s: mode cluster, each job's whole burst "
+              "declared" % (x[1:] or "1"),
+              q["options"].get("mode") == "cluster" and
+              sizes == [0] + [workers * update] * jobs,
+              "%s %s" % (q["options"].get("mode"), sizes))
 
 
 main()
