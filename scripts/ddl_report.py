@@ -237,7 +237,8 @@ def plots(out, pols, summaries, data):
         print("(gnuplot not found: no plots)")
         return []
     made = []
-    pair = [p for p in ("fq_codel", "ddl") if p in pols]
+    # (ring members report no update throughput: no workers)
+    pair = [p for p in ("fq_codel", "ddl") if p in pols and data[p][1]]
     if pair:
         secs = min(2.0, max(summaries[p]["jct_avg_ms"] for p in pair) / 1e3)
         lines = ["set terminal pngcairo noenhanced size 1000,%d"
@@ -301,7 +302,9 @@ def cluster_targets(name, summ):
     out.append(("ddl-cluster: the same order on every host in >= 95 %% of "
                 "the contending bursts: %.1f %%" % c["same_order_pct"],
                 c["same_order_pct"] >= 95))
-    if "prio" in summ:
+    # The saturated variant: prio's fixed order starves the last job, so
+    # its average is no bound there (the issue asks only 0.9 x drr's).
+    if "prio" in summ and name != "sharded-sat":
         r = c["jct_avg_ms"] / summ["prio"]["jct_avg_ms"]
         out.append(("ddl-cluster: avg JCT <= 1.02 x prio's (the same static "
                     "order on every host): %.3f" % r, r <= 1.02))
@@ -372,8 +375,8 @@ def learned_vs_true(reps, pols, scn):
     """Per ddl policy and job: the period and burst size the job's class
     learned (tc -s class show after the run) against the true ones."""
     out = []
-    if scn.get("hosts", 1) > 1:
-        return out  # each host learns its shards only
+    if scn.get("hosts", 1) > 1 or scn.get("ring") or scn.get("push"):
+        return out  # each host learns its part of the jobs only
     for p in (p for p in pols if p.startswith("ddl")):
         d = "%s/%s" % (reps[0], p)
         if not os.path.exists(d + "/class.txt"):
