@@ -26,8 +26,9 @@
 #   make demo           the compatible and saturated scenarios under every
 #                       policy, ddl with its defaults: tables and plots
 #                       (scripts/ddl-bench)
-#   make bench          every ddl-bench preset (torch too), 3 repetitions, and
-#                       the datapath benchmark (not in check)
+#   make bench          every ddl-bench preset (torch too), 3 repetitions
+#                       (the PyTorch cluster presets once), and the
+#                       datapath benchmark (not in check)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
@@ -116,6 +117,9 @@ demo:
 bench:
 	scripts/install-deps
 	scripts/ddl-bench --reps 3 -o build/bench all torch
+	scripts/ddl-bench --reps 3 -o build/bench-cluster sharded sharded-imb \
+		sharded-sat sharded3 ring incast
+	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch
 	scripts/bench-datapath --json build/bench/datapath.json
 
 .PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat vm fuzz stress bench-pace \
