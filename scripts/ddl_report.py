@@ -570,4 +570,5 @@ def main():
             print("plot: " + m)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -38,11 +38,32 @@ def main():
         check("report.json written", False, str(e))
     check("report.json has quick or quick-sharded",
           "quick" in presets or "quick-sharded" in presets, str(presets)[:80])
+    order_count()
     if "quick" in presets:
         quick(d, presets["quick"])
     if "quick-sharded" in presets:
         sharded(d, presets["quick-sharded"])
     sys.exit(1 if tap.failed else 0)
+
+
+def order_count():
+    """The report's count of the hosts' order, on made-up shard times:
+    two jobs whose bursts overlap on both hosts, in one order or not, and
+    two that do not overlap."""
+    sys.path.insert(0, os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "..", "scripts"))
+    import ddl_report
+
+    def run(a1, b1, a2, b2):   # (start, burst) of jobs a, b on hosts 1, 2
+        it = lambda sb: {"iters": [{"start": sb[0], "burst": sb[1],
+                                    "end": sb[1]}]}
+        return ddl_report.same_order({"0": {1: it(a1), 2: it(a2)},
+                                      "1": {1: it(b1), 2: it(b2)}})
+    got = (run((0, 10), (5, 20), (0, 12), (4, 25)),
+           run((0, 10), (5, 20), (0, 30), (4, 25)),
+           run((0, 10), (20, 30), (0, 10), (20, 30)))
+    check("the hosts' order: same, different, not contending",
+          got == ((1, 1), (1, 0), (0, 0)), str(got))
 
 
 def quick(d, rep):
