@@ -10,6 +10,8 @@
 #   make check-compat   the compat test kernel (Debian's 6.1): build it once,
 #                       run its KUnit and e2e stage (make check runs that
 #                       stage too once the kernel is cached)
+#   make check-debug    every e2e script on the debug kernel, the timing
+#                       ones too (make check runs those on the fast kernel)
 #   make check-quick    the inner loop: builds, static checks, KUnit and the
 #                       functional e2e tests on the fast kernel (~5 min)
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
@@ -77,6 +79,9 @@ check-quick:
 check-compat:
 	scripts/check --compat
 
+check-debug:
+	scripts/check --debug-e2e
+
 tools: build/tools/ddlemu
 
 build/tools/ddlemu: scripts/ddlemu.c
@@ -122,5 +127,5 @@ bench:
 	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch
 	scripts/bench-datapath --json build/bench/datapath.json
 
-.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat vm fuzz stress bench-pace \
+.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-debug vm fuzz stress bench-pace \
 	bench-datapath tools demo bench

@@ -14,6 +14,9 @@
         $DDL_SNDBUF sets the socket's send buffer
   traffic.py udp-burst ADDR PORT SPORT COUNT SIZE [TOS [MARK [PRIO]]]
         COUNT datagrams from SPORT with IP_TOS, SO_MARK and SO_PRIORITY
+  traffic.py udp-bursts ADDR PORT SPORT:COUNT[,SPORT:COUNT...] SIZE
+        the bursts one after another from one process, so that the next
+        starts at once however slowly a process starts
   traffic.py udp-sink ADDR PORTS SECS BUCKET_MS
         receive on the comma-separated PORTS for SECS seconds at most, or
         until nothing arrived for IDLE_SECS after the first; print JSON:
@@ -244,6 +247,12 @@ def main():
     if cmd == "udp-burst":
         a = [int(x, 0) for x in sys.argv[3:]]
         udp_burst(sys.argv[2], *a)
+        return
+    if cmd == "udp-bursts":
+        for b in sys.argv[4].split(","):
+            sport, count = (int(x, 0) for x in b.split(":"))
+            udp_burst(sys.argv[2], int(sys.argv[3], 0), sport, count,
+                      int(sys.argv[5], 0))
         return
     if cmd == "udp-sink":
         udp_sink(sys.argv[2], [int(p) for p in sys.argv[3].split(",")],

@@ -141,8 +141,11 @@ mac=$(ip -n ddlc-s -br link show s0 | awk '{print $3}')
 ip -n ddlc-r neigh replace 198.18.7.1 dev r0 nud permanent lladdr "$mac"
 ip -n ddlc-r neigh replace 2001:2::1 dev r0 nud permanent lladdr "$mac"
 
+# Held at 1 kbit/s until both jobs are queued (python is slow on the debug
+# kernel), then 2 Mbit/s: job 2's head has waited past maxwait, so the
+# starvation guard sends some of it while job 1's burst is queued.
 run "ddl mode cluster with dscp 46,10" tc -n ddlc-s qdisc add dev s0 root \
-	handle 1: ddl jobs 2 mode cluster rate 2mbit dscp 46,10
+	handle 1: ddl jobs 2 mode cluster rate 1kbit burst 2000 dscp 46,10
 expect_eq "dscp dumped" "$(tc -n ddlc-s qdisc show dev s0 | grep -o 'dscp [0-9,]*')" \
 	"dscp 46,10"
 for j in 1 2; do
@@ -163,6 +166,9 @@ sink=$!
 wait_for 60 test -e "$T/ready" || fail "receiver ready"
 run "both jobs send over IPv4 and IPv6" ip netns exec ddlc-s python3 -S \
 	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 5001 5002
+sleep 0.2
+run "then 2mbit" tc -n ddlc-s qdisc change dev s0 root ddl jobs 2 \
+	mode cluster rate 2mbit dscp 46,10
 wait "$sink"
 cat "$T/recv" | sed 's/^/# /'
 count() {	# FAMILY SPORT TOS

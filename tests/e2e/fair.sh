@@ -28,10 +28,10 @@ echo 1 >$TR/tracing_on
 run "ddl mode fair by default, rate 200kbit" tc qdisc add dev d0 \
 	root handle 1: ddl jobs 4 rate 200kbit yield 50ms
 expect_eq "mode fair is the default" "$(qstat d0 1: options.mode)" fair
-run "job 1: 80 datagrams" python3 -S "$TESTS_DIR/traffic.py" udp-burst \
-	198.18.5.2 9 5001 80 1000
-run "job 2: 5 datagrams" python3 -S "$TESTS_DIR/traffic.py" udp-burst \
-	198.18.5.2 9 5002 5 1000
+# One process: job 2 must arrive while most of job 1 is queued, and a
+# second python takes seconds to start on the debug kernel.
+run "job 1: 80 datagrams, then job 2: 5" python3 -S "$TESTS_DIR/traffic.py" \
+	udp-bursts 198.18.5.2 9 5001:80,5002:5 1000
 wait_for 60 qlen_is d0 1: 0 || fail "the queue drains"
 sleep 1	# both quiet for longer than the burst gap
 qs=$(snap d0)
