@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 #   make                build kmod/sch_ddl.ko against KDIR
-#   make tc             build tc-plugin/q_ddl.so (for iproute2 6.1: tc_api.h;
+#   make tc             build tc-plugin/q_ddl.so (iproute2 6.1-6.17: tc_api.h;
 #                       IPROUTE2_SRC=<sources> for another release)
 #   make install        install the module (and run depmod) and the tc plugin
 #   make deb            the Debian packages sch-ddl-dkms and sch-ddl-tc, in
@@ -10,6 +10,11 @@
 #   make check-compat   the compat test kernel (Debian's 6.1): build it once,
 #                       run its KUnit and e2e stage (make check runs that
 #                       stage too once the kernel is cached)
+#   make check-release  the packages as Debian 12 and 13 hosts get them: in a
+#                       chroot of each release, build, apt install (DKMS),
+#                       boot the release's own kernel, purge
+#                       (scripts/release-test; not in check: minutes of
+#                       downloads per release when cold)
 #   make check-debug    every e2e script on the debug kernel, the timing
 #                       ones too (make check runs those on the fast kernel)
 #   make check-quick    the inner loop: builds, static checks, KUnit and the
@@ -79,6 +84,9 @@ check-quick:
 check-compat:
 	scripts/check --compat
 
+check-release:
+	scripts/release-test
+
 check-debug:
 	scripts/check --debug-e2e
 
@@ -127,5 +135,5 @@ bench:
 	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch
 	scripts/bench-datapath --json build/bench/datapath.json
 
-.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-debug vm fuzz stress bench-pace \
+.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-release check-debug vm fuzz stress bench-pace \
 	bench-datapath tools demo bench

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sch_ddl - time-slice scheduler for deep-learning clusters
+ * sch_ddl - burst scheduler for deep-learning clusters
  *
  * Several training jobs share a NIC; every parameter server pushes a burst of
  * model updates to its workers each iteration.  Fair sharing stretches every
- * burst.  sch_ddl gives the link to one job at a time: in each time slice one
- * backlogged job is green and served first, the others (yellow) get the link
- * only when green has nothing to send, and green rotates among the
- * backlogged jobs.
+ * burst.  sch_ddl gives the link to one job's burst at a time.  By default
+ * (mode fair, ddl_fair.c) it serves the burst that per-job fair sharing
+ * would finish first, so no burst finishes later than under fair sharing;
+ * mode cluster (ddl_cluster.c) keeps one such order on every host of a
+ * cluster; the rotation modes (rotate, green, static) give one backlogged
+ * job a time slice as green while the others (yellow) wait.
  *
  * Each job is a class MAJ:1 .. MAJ:jobs with its own FIFO; MAJ:ffff is the
  * background class for traffic of no job.
@@ -33,8 +35,9 @@
  *   - with a rate, nothing leaves before the earliest departure time of
  *     the next packet; the watchdog (an hrtimer) wakes us then.  It is
  *     armed only while packets are queued.
- *   - the core picks the class (starvation guard, background share, green,
- *     yellow, background; see ddl_sched.c) and we send its head packet,
+ *   - the core picks the class (starvation guard, background share, then
+ *     the mode's order: fair, cluster or green and yellow; background; see
+ *     ddl_sched.c) and we send its head packet,
  *     then tell the core when the next head was queued: the guard serves a
  *     class whose head waited maxwait, so no TCP flow of a waiting job
  *     sits in the queue past its minimum RTO.
@@ -45,8 +48,9 @@
  *     reordered; lowering the limit below the backlog drops packets from the
  *     heads of the classes, background first, counted in drop_change.
  *
- * Decisions live in the core (ddl_core.h: ddl_sched.c, ddl_keymap.c,
- * ddl_pace.c, ddl_predict.c), which knows nothing of skbs or clocks.
+ * Decisions live in the core (ddl_core.h: ddl_sched.c, ddl_fair.c,
+ * ddl_cluster.c, ddl_keymap.c, ddl_pace.c, ddl_predict.c, ddl_log.c), which
+ * knows nothing of skbs or clocks.
  */
 
 #include <linux/bitmap.h>

@@ -4,7 +4,7 @@
  *
  * Loaded by tc from its plugin directory (or $TC_LIB_DIR) as q_ddl.so; the
  * helpers it calls (get_u32, print_uint, ...) are resolved from the tc
- * binary.  tc_api.h declares them as iproute2 6.1 does; built with
+ * binary.  tc_api.h declares them as iproute2 6.1 to 6.17 do; built with
  * IPROUTE2_SRC, the plugin uses that iproute2's own headers instead.
  */
 
@@ -23,6 +23,11 @@
 #endif
 
 #include "../include/uapi/linux/sch_ddl.h"
+
+/* iproute2 6.9 made the callbacks' first argument const: the same ABI. */
+#ifndef TC_QU_CONST
+#define TC_QU_CONST
+#endif
 
 /* Ranges (also enforced by the kernel). */
 #define DDL_JOBS_MAX		4096
@@ -309,8 +314,8 @@ static int ddl_illegal(const char *what)
 	return -1;
 }
 
-static int ddl_parse_opt(struct qdisc_util *qu, int argc, char **argv,
-			 struct nlmsghdr *n, const char *dev)
+static int ddl_parse_opt(TC_QU_CONST struct qdisc_util *qu, int argc,
+			 char **argv, struct nlmsghdr *n, const char *dev)
 {
 	bool set[TCA_DDL_MAX + 1] = {};
 	__u32 val[TCA_DDL_MAX + 1] = {};
@@ -577,7 +582,8 @@ static void ddl_print_dscp(struct rtattr *attr)
 	print_string(PRINT_FP, NULL, "%s ", n ? "" : "off");
 }
 
-static int ddl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
+			 struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DDL_MAX + 1];
 	__u64 rate;
@@ -662,8 +668,8 @@ static int ddl_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	return 0;
 }
 
-static int ddl_parse_copt(struct qdisc_util *qu, int argc, char **argv,
-			  struct nlmsghdr *n, const char *dev)
+static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
+			  char **argv, struct nlmsghdr *n, const char *dev)
 {
 	bool set_weight = false, set_size = false;
 	struct rtattr *tail;
@@ -709,7 +715,8 @@ static int ddl_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
-static int ddl_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+static int ddl_print_copt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
+			  struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DDL_CLASS_MAX + 1];
 	__u64 size;
@@ -999,7 +1006,7 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 		ddl_print_hist(&o, st->class.burst_hist);
 }
 
-static int ddl_print_xstats(struct qdisc_util *qu, FILE *f,
+static int ddl_print_xstats(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
 	struct tc_ddl_xstats st = {};

@@ -4,12 +4,13 @@
  *
  * A qdisc plugin is a shared object that tc dlopen()s; it fills in a
  * struct qdisc_util and calls helpers that the tc binary exports.  None of
- * this is a stable interface: it is declared here as iproute2 6.1 defines
- * it (Debian 12 "bookworm", Ubuntu 24.04), so that the plugin builds from
- * this tree alone, with no iproute2 sources and no network.  The build
- * refuses any other installed iproute2 version unless IPROUTE2_SRC names
- * that version's sources (tc-plugin/Makefile), and the Debian package
- * depends on the upstream version it was built for.
+ * this is a stable interface: it is declared here as iproute2 6.1 to 6.17
+ * define it (Debian 12 "bookworm" and 13 "trixie", Ubuntu 24.04 to 25.10;
+ * 6.9 added a const to the callbacks' first argument, which changes no
+ * call), so that the plugin builds from this tree alone, with no iproute2
+ * sources and no network.  The build refuses an installed iproute2 outside
+ * that range unless IPROUTE2_SRC names that version's sources
+ * (tc-plugin/Makefile), and the Debian package depends on the range.
  */
 #ifndef __TC_API_H
 #define __TC_API_H
