@@ -134,6 +134,7 @@ bench:
 		sharded-sat sharded3 ring incast
 	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch
 	scripts/bench-datapath --json build/bench/datapath.json
+	python3 tests/datapath_check.py build/bench/datapath.json
 
 .PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-release check-debug vm fuzz stress bench-pace \
 	bench-datapath tools demo bench

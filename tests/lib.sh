@@ -5,10 +5,11 @@
 # "not ok - ..." line per assertion and exit non-zero if any assertion
 # failed.  Test hosts use 198.18.0.0/15 only.  A script with a line
 # "# e2e: timing" asserts timing (guarded by timing() below); make check
-# runs it on the fast kernel with the machine to itself, and on the debug
-# kernel only with a line "# e2e: debug" too (make check-debug runs every
-# script there).  Every functional script runs on the debug kernel; a line
-# "# e2e: smp" runs it on the fast kernel's two CPUs as well.
+# runs it on the fast kernel with the machine to itself, not on the debug
+# kernel (make check-debug runs every script there).  Every functional
+# script runs on the debug kernel, but one with a line "# e2e: fast",
+# which runs on the fast kernel instead; a line "# e2e: smp" runs it on the
+# fast kernel's two CPUs as well.
 #
 # Python runs with -S (no site module): the tests use the standard library
 # only, and without site python starts in half the time on the debug guest.

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: fast
 # Every scheduling option: its default, a good change, a bad value refused
 # by tc and (through raw netlink) by the kernel with a clear message, and
 # the old configuration kept after every refusal.  Class weight likewise.

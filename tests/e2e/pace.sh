@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # e2e: timing
-# e2e: debug
 # Shaping: the rate holds for UDP and for TCP with GSO packets, as root and
 # under mq; the watchdog is armed only while packets wait; a held queue
 # goes as soon as the rate is lifted; impossible settings are refused with

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: fast
 # tc qdisc add / change / replace / del of ddl on a dummy device.
 . "$(dirname "$0")/../lib.sh"
 

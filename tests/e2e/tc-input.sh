@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: fast
 # Bad input is refused with a message, and the old configuration stays.
 . "$(dirname "$0")/../lib.sh"
 
