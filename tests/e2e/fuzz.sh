@@ -10,5 +10,5 @@
 . "$(dirname "$0")/../lib.sh"
 
 python3 -S "$TESTS_DIR/fuzz/nlfuzz.py" --seed "${DDL_FUZZ_SEED:-1}" \
-	--count "${DDL_FUZZ_COUNT:-600}" || _failed=1
+	--count "${DDL_FUZZ_COUNT:-300}" || _failed=1
 done_testing

@@ -213,7 +213,7 @@ run "delete" tc qdisc del dev d0 root
 
 # Reads racing deletes: readers loop over the files while the qdisc is
 # changed, deleted and re-added, and while its device goes away.
-if [ "$DDL_DEBUG_KERNEL" = 1 ]; then rounds=9; else rounds=24; fi
+if [ "$DDL_DEBUG_KERNEL" = 1 ]; then rounds=6; else rounds=24; fi
 reader() {
 	while :; do cat "$DBG"/*/* >/dev/null 2>&1; done
 }
