@@ -68,7 +68,7 @@ $1 == "burst_hist" {
 		if ($i == "green_time" && match(v, /^[0-9.e+]+/))
 			unit = substr(v, RLENGTH + 1)
 		if (unit in u)
-			put("green_ns", sprintf("%d", substr(v, 1, RLENGTH) * u[unit]))
+			put("green_ns", sprintf("%.0f", substr(v, 1, RLENGTH) * u[unit]))
 		else if (v ~ /^[0-9]+$/)
 			put($i, v)
 	}

@@ -18,7 +18,7 @@ UNITS = {"ns": 1, "us": 1000, "ms": 1000000, "s": 1000000000}
 
 def ns(text):
     m = re.fullmatch(r"([0-9.e+]+)(ns|us|ms|s)", text)
-    return int(float(m.group(1)) * UNITS[m.group(2)]) if m else None
+    return round(float(m.group(1)) * UNITS[m.group(2)]) if m else None
 
 
 def parse(text):
