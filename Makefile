@@ -4,7 +4,7 @@
 #   make tc             build tc-plugin/q_ddl.so (iproute2 6.1-6.17: tc_api.h;
 #                       IPROUTE2_SRC=<sources> for another release)
 #   make install        install the module (and run depmod) and the tc plugin
-#   make deb            the Debian packages sch-ddl-dkms and sch-ddl-tc, in
+#   make deb            the Debian packages sch-ddl-dkms, -tc and -exporter, in
 #                       build/deb/ (dpkg-buildpackage -us -uc -b)
 #   make check          everything a submission must pass (CONTRIBUTING.md)
 #   make check-compat   the compat test kernel (Debian's 6.1): build it once,
@@ -132,7 +132,8 @@ bench:
 	scripts/ddl-bench --reps 3 -o build/bench all torch
 	scripts/ddl-bench --reps 3 -o build/bench-cluster sharded sharded-imb \
 		sharded-sat sharded3 ring incast
-	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch
+	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch \
+		incast-torch
 	scripts/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 

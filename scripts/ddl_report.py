@@ -324,14 +324,17 @@ def cluster_targets(name, summ):
 
 def targets(name, summ, bound, learned):
     """The targets for ddl with its defaults: (text, met) pairs."""
-    if name.startswith("sharded") or name == "ring":
+    if name.startswith(("sharded", "ring")):
         return cluster_targets(name, summ)
-    if name == "incast":
-        if "ddl-dscp" not in summ or "ddl-cluster" not in summ:
-            return []
-        r = summ["ddl-dscp"]["jct_avg_ms"] / summ["ddl-cluster"]["jct_avg_ms"]
-        return [("ddl-dscp: avg JCT <= 0.9 x the same without the DSCP map "
-                 "(ddl-cluster): %.3f" % r, r <= 0.9)]
+    if name.startswith("incast"):
+        out = []
+        for p in ("ddl-dscp", "ddl-dscp-ets"):
+            if p not in summ or "ddl-cluster" not in summ:
+                continue
+            r = summ[p]["jct_avg_ms"] / summ["ddl-cluster"]["jct_avg_ms"]
+            out.append(("%s: avg JCT <= 0.9 x the same without the DSCP map "
+                        "(ddl-cluster): %.3f" % (p, r), r <= 0.9))
+        return out
     if "ddl" not in summ or "fq_codel" not in summ:
         return []
     d, fq = summ["ddl"], summ["fq_codel"]
@@ -545,7 +548,7 @@ def main():
                    for f in glob.glob(out + "/*/scenario.json"))
     order = ["saturated", "compatible", "hetero", "background", "torch",
              "sharded", "sharded-imb", "sharded-sat", "sharded3",
-             "sharded-torch", "ring", "incast",
+             "sharded-torch", "ring", "ring-torch", "incast", "incast-torch",
              "quick", "quick-sharded"]
     names.sort(key=lambda n: order.index(n) if n in order else len(order))
     rows, rep = [], {}
