@@ -88,8 +88,14 @@ expect_eq "job 1 ranks second on both" \
 # span = size x W / (w x rate): 10000 x 2 / 125 B/s = 160 s, in epoch 0.
 expect_eq "job 2's key: epoch 0 plus 160 s of its share" \
 	"$(cfield "$c1" 1:2 cl_key)" 160000000000
-expect_eq "one cluster burst per job and host" \
-	"$(sfield "$q1" 1: cl_bursts) $(sfield "$q2" 1: cl_bursts)" "2 2"
+# A burst per job and host; python stalling more than the 10 ms of a
+# pause between two datagrams (the debug kernel) starts another, in the
+# same epoch and so with the same key (checked above): 2 to 4 per host.
+for h in 1 2; do
+	n=$(sfield "$([ $h = 1 ] && echo "$q1" || echo "$q2")" 1: cl_bursts)
+	expect_ge "host $h: a cluster burst per job (2 to 4): $n" \
+		$(( n >= 2 && n <= 4 )) 1
+done
 expect_eq "epoch 0" "$(sfield "$q1" 1: epoch)" 0
 expect_eq "no shard outgrew its declared size: no key moved" \
 	"$(sfield "$q1" 1: cl_exts) $(sfield "$q2" 1: cl_exts)" "0 0"
