@@ -162,6 +162,8 @@ def summarize(scn, ps, workers, stats):
         "retrans": tcp.get("retrans", 0),
         "timeouts": tcp.get("timeouts", 0),
         "spurious_rtos": tcp.get("spurious_rtos", 0),
+        "dsacks": tcp.get("dsacks", 0),
+        "reorder": tcp.get("reorder", 0),
         "contending": stats.get("order", (0, 0))[0],
         "same_order_pct": 100 * stats["order"][1] / stats["order"][0]
         if stats.get("order", (0, 0))[0] else float("nan"),
@@ -289,7 +291,8 @@ def run_gnuplot(out, name, lines):
 
 KEYS = ("iter_avg_ms", "iter_median_ms", "iter_p99_ms", "jct_avg_ms",
         "jct_max_ms", "burst_avg_ms", "first_burst_avg_ms", "utilisation",
-        "retrans", "timeouts", "spurious_rtos", "contending",
+        "retrans", "timeouts", "spurious_rtos", "dsacks", "reorder",
+        "contending",
         "same_order_pct")
 
 
@@ -471,6 +474,15 @@ def report_preset(out, name, plot):
                     (" %.0f %% (%.0f) |" % (s["same_order_pct"],
                                             s["contending"])
                      if hosts > 1 else ""))
+    if any(summ[p]["dsacks"] or summ[p]["reorder"] for p in pols):
+        rows += ["", "The senders' retransmissions: D-SACKs received (the "
+                 "receiver had the segment already: a spurious "
+                 "retransmission) and reordering detected.", "",
+                 "| policy | retrans | D-SACKs | reordering |",
+                 "|---|---|---|---|"]
+        rows += ["| %s | %.0f | %.0f | %.0f |" % (
+            p, summ[p]["retrans"], summ[p]["dsacks"], summ[p]["reorder"])
+            for p in pols]
     rows += ["", "Each job's JCT / its JCT under drr (per-job fair sharing): "
              "the ratio in each repetition, median over the repetitions; "
              "worst: the largest of the jobs' medians%s." % (
