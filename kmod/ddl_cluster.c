@@ -330,6 +330,39 @@ u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
 }
 
 /**
+ * ddl_cluster_mark() - the rank a job's packet carries out of the host
+ * @s: scheduler
+ * @idx: job class index, backlogged
+ * @max: the largest rank of interest
+ * @now: current time, ns
+ *
+ * The rank of ddl_cluster_rank(), except that it never falls during a
+ * burst.  A switch queues the burst's packets by the code point of their
+ * rank: had the rank fallen when the jobs ahead finished, the burst's
+ * later packets would overtake its earlier ones, still queued behind a
+ * lower priority, and the receiver's TCP would take that reordering for
+ * loss and the sender retransmit.  A rank that rises (a burst with an
+ * earlier key began) is written at once: later packets then queue behind
+ * earlier ones, in order.  The job's next burst (as ddl_burst_start()
+ * sees it, after a gap) starts from its rank then: a synchronous job
+ * sends it only when its last one has arrived.
+ *
+ * Context: under the qdisc lock.  As ddl_cluster_rank().
+ * Return: the rank to write, 0 .. @max.
+ */
+u32 ddl_cluster_mark(struct ddl_sched *s, u32 idx, u32 max, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u32 rank = ddl_cluster_rank(s, idx, max, now);
+
+	if (rank > c->cl_mark || c->cl_mark_burst != c->last_burst) {
+		c->cl_mark = rank;
+		c->cl_mark_burst = c->last_burst;
+	}
+	return min(c->cl_mark, max);
+}
+
+/**
  * ddl_cluster_size() - a job declares the size of its whole burst
  * @s: scheduler
  * @idx: job class index

@@ -365,6 +365,8 @@ struct ddl_job_log {
  * @cl_allow: bytes of the burst @cl_key covers
  * @cl_bytes: bytes queued since @cl_key was given
  * @cl_rot: the burst's place in its epoch's rotation, breaks ties of @cl_key
+ * @cl_mark: the rank its packets carry out (dscp), held through its burst
+ * @cl_mark_burst: @last_burst when @cl_mark was set
  *
  * The small fields share one 16-byte slot.
  */
@@ -420,6 +422,8 @@ struct ddl_cls {
 	u64			cl_allow;
 	u64			cl_bytes;
 	u32			cl_rot;
+	u32			cl_mark;
+	u64			cl_mark_burst;
 };
 
 /**
@@ -667,6 +671,7 @@ void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
 			  u32 idx, u32 len);
 u32 ddl_cluster_first(const struct ddl_sched *s);
 u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now);
+u32 ddl_cluster_mark(struct ddl_sched *s, u32 idx, u32 max, u64 now);
 void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size);
 void ddl_cluster_mode(struct ddl_sched *s, const struct ddl_params *p,
 		      u64 now);

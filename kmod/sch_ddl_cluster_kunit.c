@@ -476,12 +476,72 @@ static void ddl_cluster_mode_test(struct kunit *test)
 			ddl_fair_first(&x->s));
 }
 
+/* Marks of jobs 1 and 2 on host @x, summed: their ranks are 0..2. */
+static u32 ddl_c_marks(struct ddl_cluster_sim *c, struct ddl_chost *x)
+{
+	return ddl_cluster_mark(&x->s, 1, 7, c->now) +
+	       ddl_cluster_mark(&x->s, 2, 7, c->now);
+}
+
+/*
+ * The mark is the rank held through a burst: it rises at once, and falls
+ * only with the job's next burst.
+ */
+static void ddl_cluster_mark_test(struct kunit *test)
+{
+	struct ddl_cluster_sim *c = ddl_c_new(test, 4);
+	struct ddl_chost *x = &c->h[0];
+	enum ddl_reason why;
+	u32 j;
+
+	ddl_cluster_size(&x->s, 0, 1000000);
+	ddl_cluster_size(&x->s, 1, 9000000);
+	ddl_cluster_size(&x->s, 2, 9000000);
+	c->now = 5 * DDL_C_EPOCH + 10;
+	for (j = 1; j < 3; j++) {
+		x->shard[j] = 2;
+		ddl_c_arrive(c, x, j);
+	}
+	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 1U);
+
+	/* Job 0's burst, keyed earlier, begins: both marks rise at once. */
+	c->now += 1000;
+	x->shard[0] = 2;
+	ddl_c_arrive(c, x, 0);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_mark(&x->s, 0, 7, c->now), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 3U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_mark(&x->s, 2, 1, c->now), 1U);
+
+	/* Job 0's burst ends: the ranks fall, the marks hold. */
+	for (j = 0; j < 2; j++) {
+		KUNIT_ASSERT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why), 0U);
+		ddl_served(&x->s, &x->p, 0, why, DDL_C_PKT, c->now);
+	}
+	x->qlen[0] = 0;
+	ddl_deactivate(&x->s, 0, c->now);
+	c->now += DDL_FAIR_PAUSE_NS;
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
+			ddl_cluster_rank(&x->s, 2, 7, c->now), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 3U);
+
+	/* Jobs 1 and 2 come back after a gap: new bursts, marked by rank. */
+	for (j = 1; j < 3; j++) {
+		x->qlen[j] = 0;
+		ddl_deactivate(&x->s, j, c->now);
+	}
+	c->now += 10 * DDL_FAIR_PAUSE_NS;
+	for (j = 1; j < 3; j++)
+		ddl_c_arrive(c, x, j);
+	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 1U);
+}
+
 static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_cluster_same_order_test),
 	KUNIT_CASE_SLOW(ddl_cluster_skew_test),
 	KUNIT_CASE_SLOW(ddl_cluster_local_size_breaks_test),
 	KUNIT_CASE(ddl_cluster_deadline_test),
 	KUNIT_CASE(ddl_cluster_rank_test),
+	KUNIT_CASE(ddl_cluster_mark_test),
 	KUNIT_CASE(ddl_cluster_overrun_test),
 	KUNIT_CASE(ddl_cluster_mode_test),
 	{}

@@ -495,7 +495,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	/* The rank while the job is still queued: its packet leaves now. */
 	if (q->params.ndscp && idx != DDL_BG(&q->s))
 		ddl_set_dscp(q, cl, skb,
-			     ddl_cluster_rank(&q->s, idx, q->params.ndscp - 1,
+			     ddl_cluster_mark(&q->s, idx, q->params.ndscp - 1,
 					      now));
 	bstats_update(&cl->bstats, skb);
 	ddl_served(&q->s, &q->params, idx, reason, len, now);
