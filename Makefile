@@ -34,8 +34,9 @@
 #                       policy, ddl with its defaults: tables and plots
 #                       (scripts/ddl-bench)
 #   make bench          every ddl-bench preset (torch too), 3 repetitions
-#                       (the PyTorch cluster presets once), and the
-#                       datapath benchmark (not in check)
+#                       (the PyTorch cluster presets once), 20 random mixes
+#                       and 4 with PyTorch jobs (from seed 1, or SEED=S),
+#                       and the datapath benchmark (not in check)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
@@ -101,6 +102,8 @@ vm:
 
 SECS ?= 600
 # Drawn once: a recursive variable would draw anew at every use.
+# make bench draws its mixes from seed 1 unless SEED is given.
+BENCH_SEED := $(if $(filter command line environment,$(origin SEED)),$(SEED),1)
 SEED ?= $(shell od -An -N2 -tu2 /dev/urandom | tr -d ' ')
 SEED := $(SEED)
 
@@ -134,6 +137,9 @@ bench:
 		sharded-sat sharded3 ring incast
 	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch \
 		incast-torch
+	scripts/ddl-bench -o build/bench-mix mix seed=$(BENCH_SEED)
+	scripts/ddl-bench -o build/bench-mix-torch mix runner=torch mixes=4 \
+		seed=$(BENCH_SEED)
 	scripts/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 

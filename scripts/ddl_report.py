@@ -193,10 +193,13 @@ def solo_bound(d, scn):
     sizes = str(scn["update"]).split(",")
     grads = str(scn["grad"]).split(",")
     comps = str(scn["compute_ms"]).split(",")
+    wl = str(scn.get("worker_list") or scn["workers"]).split(",")
     rep, per_job = {}, []
+    if not os.path.isdir(d + "/solo"):
+        return float("nan"), [float("nan")] * scn["jobs"]
     for j in range(scn["jobs"]):
         k = (sizes[j % len(sizes)], grads[j % len(grads)],
-             comps[j % len(comps)])
+             comps[j % len(comps)], wl[j % len(wl)])
         rep.setdefault(k, j)
         ps, _, _ = load_policy("%s/solo/job-%d" % (d, rep[k]))
         it = [(x["end"] - x["start"]) / 1e6 for x in ps[0]["iters"]]
@@ -554,6 +557,90 @@ def report_preset(out, name, plot):
     return rows, rep
 
 
+def report_mixes(reps):
+    """The mix presets, a row each, and the worst, median and best over
+    them: {name: report_preset()'s record}."""
+    names = sorted(reps, key=lambda n: int(n[4:]))
+    scn0 = reps[names[0]]["scenario"]
+    rows = ["## mixes", "",
+            "%d mixes drawn from seed %s (%s jobs), one run each; a job "
+            "is workers x update (MB), compute (ms), start (ms); load: "
+            "CPU-bound processes on the PS host." % (
+                len(names), scn0.get("seed"), scn0.get("runner", "ddlemu")),
+            "",
+            "| mix | jobs | load | ddl avg JCT / drr | / fq_codel | / prio "
+            "| worst job / drr | learned / true size |",
+            "|---|---|---|---|---|---|---|---|"]
+    cols = {k: [] for k in ("drr", "fq_codel", "prio", "worst", "lmin",
+                            "lmax")}
+    for n in names:
+        r = reps[n]
+        scn, pol = r["scenario"], r["policies"]
+        if "ddl" not in pol:
+            rows.append("| %s | ddl not run | | | | | | |" % n[4:])
+            continue
+        d = pol["ddl"]["jct_avg_ms"]
+        ratio = {b: d / pol[b]["jct_avg_ms"] if b in pol else float("nan")
+                 for b in ("drr", "fq_codel", "prio")}
+        worst = pol["ddl"].get("worst_vs_drr", float("nan"))
+        lr = [x["burst_ratio"] for x in r["learned"] if x["policy"] == "ddl"]
+        f = [x.split(",") for x in (scn["worker_list"], scn["update"],
+                                    scn["compute_ms"], scn["starts"])]
+        jobs = "; ".join("%s x %.1f, %s, %s" % (
+            f[0][j % len(f[0])], int(f[1][j % len(f[1])]) / 1e6,
+            f[2][j % len(f[2])], f[3][j % len(f[3])] if f[3][0] else "0")
+            for j in range(scn["jobs"]))
+        for b in ratio:
+            cols[b].append(ratio[b])
+        cols["worst"].append(worst)
+        if lr:
+            cols["lmin"].append(min(lr))
+            cols["lmax"].append(max(lr))
+        rows.append("| %s | %s | %s | %.3f | %.3f | %.3f | %.2f | %s |" % (
+            n[4:], jobs, scn.get("load", 0), ratio["drr"],
+            ratio["fq_codel"], ratio["prio"], worst,
+            "%.2f-%.2f" % (min(lr), max(lr)) if lr else "-"))
+    rows += ["", "Over the mixes:", "",
+             "| | ddl avg JCT / drr | / fq_codel | / prio | worst job / "
+             "drr | learned / true, lowest | highest |",
+             "|---|---|---|---|---|---|---|"]
+    for what, fn in (("worst", max), ("median", median), ("best", min)):
+        row = []
+        for k in ("drr", "fq_codel", "prio", "worst", "lmin", "lmax"):
+            v = [x for x in cols[k] if x == x]
+            if not v:
+                row.append("-")
+                continue
+            if k == "lmin":
+                v = (min if what == "worst" else
+                     max if what == "best" else median)(v)
+            elif k == "lmax":
+                v = (max if what == "worst" else
+                     min if what == "best" else median)(v)
+            else:
+                v = fn(v)
+            row.append("%.3f" % v)
+        rows.append("| %s | %s |" % (what, " | ".join(row)))
+    ok = [x for x in cols["worst"] if x == x]
+    fq = [x for x in cols["fq_codel"] if x == x]
+    dr = [x for x in cols["drr"] if x == x]
+    lo = [x for x in cols["lmin"] + cols["lmax"] if x == x]
+    tg = [("every job <= 1.05 x its drr JCT, in every mix: worst %.3f" %
+           max(ok), max(ok) <= 1.05) if ok else None,
+          ("avg JCT <= fq_codel's in every mix: worst %.3f" % max(fq),
+           max(fq) <= 1) if fq else None,
+          ("avg JCT <= 0.92 x drr's in the median mix: %.3f" % median(dr),
+           median(dr) <= 0.92) if dr else None,
+          ("learned size within 10 %% of the true one, every job of every "
+           "mix: %.2f to %.2f" % (min(lo), max(lo)),
+           all(abs(x - 1) <= 0.1 for x in lo)) if lo else None]
+    rows += ["", "Targets (ddl with its defaults):", ""]
+    rows += ["- %s: %s" % ("met" if t[1] else "NOT met", t[0])
+             for t in tg if t]
+    return rows, {"targets": [{"target": t[0], "met": t[1]}
+                              for t in tg if t]}
+
+
 def main():
     out = os.path.abspath(sys.argv[1])
     names = sorted(os.path.basename(os.path.dirname(f))
@@ -565,7 +652,14 @@ def main():
     names.sort(key=lambda n: order.index(n) if n in order else len(order))
     rows, rep = [], {}
     for n in names:
-        r, rep[n] = report_preset(out, n, "--no-plots" not in sys.argv)
+        mix = n.startswith("mix-")
+        r, rep[n] = report_preset(out, n,
+                                  "--no-plots" not in sys.argv and not mix)
+        if not mix:
+            rows += r + [""]
+    mixes = {n: rep[n] for n in names if n.startswith("mix-")}
+    if mixes:
+        r, rep["mixes"] = report_mixes(mixes)
         rows += r + [""]
     if "saturated" in rep and "background" in rep:
         a = rep["saturated"]["policies"]

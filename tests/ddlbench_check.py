@@ -39,6 +39,7 @@ def main():
     check("report.json has quick or quick-sharded",
           "quick" in presets or "quick-sharded" in presets, str(presets)[:80])
     order_count()
+    mix_report()
     if "quick" in presets:
         quick(d, presets["quick"])
     if "quick-sharded" in presets:
@@ -66,10 +67,57 @@ def order_count():
           got == ((1, 1), (1, 0), (0, 0)), str(got))
 
 
+def mix_report():
+    """The mixes' summary on made-up results: a job 1.10 x its drr JCT in
+    one mix fails the per-job target, the median and the learning hold."""
+    import ddl_report
+
+    def mix(ddl, drr, worst, learned):
+        scn = {"seed": 7, "runner": "ddlemu", "jobs": 2, "load": 0,
+               "worker_list": "1,2", "update": "200000,300000",
+               "compute_ms": "50,60", "starts": "0,10"}
+        pol = {p: {"jct_avg_ms": v, "worst_vs_drr": worst}
+               for p, v in (("ddl", ddl), ("drr", drr), ("fq_codel", drr),
+                            ("prio", drr))}
+        return {"scenario": scn, "policies": pol,
+                "learned": [{"policy": "ddl", "burst_ratio": x}
+                            for x in learned]}
+    rows, rep = ddl_report.report_mixes({
+        "mix-1": mix(90, 100, 0.95, (1.0, 0.98)),
+        "mix-2": mix(80, 100, 1.10, (1.02,)),
+        "mix-10": mix(95, 100, 1.0, (0.95,))})
+    met = [t["met"] for t in rep["targets"]]
+    check("mixes: per job, against fq_codel, median, learning judged",
+          met == [False, True, True, True] and
+          "worst 1.100" in rep["targets"][0]["target"] and
+          ": 0.900" in rep["targets"][2]["target"] and
+          [r.split(" |")[0] for r in rows if r[:4] in ("| 1 ", "| 2 ",
+                                                        "| 10")] ==
+          ["| 1", "| 2", "| 10"], str(rep["targets"]))
+
+
 def quick(d, rep):
     scn = rep["scenario"]
-    jobs, workers, iters = scn["jobs"], scn["workers"], scn["iters"]
+    jobs, iters = scn["jobs"], scn["iters"]
+    wl = [int(x) for x in str(scn.get("worker_list") or
+                              scn["workers"]).split(",")]
+    nw = [wl[j % len(wl)] for j in range(jobs)]
     sizes = [int(x) for x in str(scn["update"]).split(",")]
+    ps = {}
+    for f in glob.glob("%s/quick/rep-1/ddl/ps-*.json" % d):
+        x = json.load(open(f))
+        ps[int(x["job"])] = x
+    check("each job's PS ran with its own worker count",
+          {j: x["workers"] for j, x in ps.items()} ==
+          {j: nw[j] for j in range(jobs)}, str(nw))
+    starts = [int(x) for x in scn["starts"].split(",")] \
+        if scn.get("starts") else []
+    if starts and len(ps) == jobs:
+        late = [(ps[j]["launch"] - ps[0]["launch"]) / 1e6
+                for j in range(jobs)]
+        check("each job starts at its own offset, within 20 ms",
+              all(abs(a - (starts[j % len(starts)] - starts[0])) <= 20
+                  for j, a in enumerate(late)), str(late))
     want = scn["policies"].split()
     check("every policy reported", sorted(rep["policies"]) == sorted(want),
           "%s, want %s" % (sorted(rep["policies"]), sorted(want)))
@@ -80,8 +128,8 @@ def quick(d, rep):
     for p, s in rep["policies"].items():
         check("%s: %d iterations" % (p, jobs * iters),
               s["iterations"] == jobs * iters, str(s["iterations"]))
-        check("%s: %d workers reported" % (p, jobs * workers),
-              s["workers_reported"] == jobs * workers,
+        check("%s: %d workers reported" % (p, sum(nw)),
+              s["workers_reported"] == sum(nw),
               str(s["workers_reported"]))
         got = {}
         for f in glob.glob("%s/quick/rep-*/%s/worker-*.json" % (d, p)):
@@ -104,7 +152,8 @@ def quick(d, rep):
               all(r["retrans"] >= 0 and r["timeouts"] >= 0 for r in
                   rep["runs"][p]) and "retrans" in s)
     rate = scn["rate_bps"] / 8
-    one = workers * (min(sizes) + 24) * 1514 / 1448 / rate * 1e3
+    one = min(nw[j] * (sizes[j % len(sizes)] + 24)
+              for j in range(jobs)) * 1514 / 1448 / rate * 1e3
     check("ideal: first burst alone at the rate, average above it",
           rep["ideal_burst_avg_ms"] >= one * 0.999 and
           rep["ideal_burst_last_ms"] >= rep["ideal_burst_avg_ms"],
