@@ -358,23 +358,47 @@ static void ddl_cluster_deadline_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, late, 0ULL);
 }
 
+/*
+ * Host @x: job 0 declares less than jobs 1 and 2, so it is first and they
+ * tie (rotated); jobs @first..2 arrive with 2 packets each.
+ */
+static void ddl_c_three(struct ddl_cluster_sim *c, struct ddl_chost *x,
+			u32 first)
+{
+	u32 j;
+
+	ddl_cluster_size(&x->s, 0, 1000000);
+	ddl_cluster_size(&x->s, 1, 9000000);
+	ddl_cluster_size(&x->s, 2, 9000000);
+	c->now = 5 * DDL_C_EPOCH + 10;
+	for (j = first; j < 3; j++) {
+		x->shard[j] = 2;
+		ddl_c_arrive(c, x, j);
+	}
+}
+
+/* Host @x sends job 0's 2 packets; its queue empties. */
+static void ddl_c_drain0(struct ddl_cluster_sim *c, struct ddl_chost *x)
+{
+	enum ddl_reason why;
+	u32 n;
+
+	for (n = 0; n < 2; n++) {
+		KUNIT_ASSERT_EQ(c->test, ddl_pick(&x->s, &x->p, c->now, &why),
+				0U);
+		ddl_served(&x->s, &x->p, 0, why, DDL_C_PKT, c->now);
+	}
+	x->qlen[0] = 0;
+	ddl_deactivate(&x->s, 0, c->now);
+}
+
 /* The rank counts bursts in progress ahead: paused ones until the pause ends. */
 static void ddl_cluster_rank_test(struct kunit *test)
 {
 	struct ddl_cluster_sim *c = ddl_c_new(test, 3);
 	struct ddl_chost *x = &c->h[0];
-	enum ddl_reason why;
-	u32 j;
 
-	/* Job 0 declares less: it is first; jobs 1 and 2 tie, rotated. */
-	ddl_cluster_size(&x->s, 0, 1000000);
-	ddl_cluster_size(&x->s, 1, 9000000);
-	ddl_cluster_size(&x->s, 2, 9000000);
-	c->now = 5 * DDL_C_EPOCH + 10;
-	for (j = 0; j < 3; j++) {
-		x->shard[j] = 2;
-		ddl_c_arrive(c, x, j);
-	}
+	ddl_c_three(c, x, 0);
 	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->s), 0U);
 	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 0, 7, c->now), 0U);
 	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
@@ -382,12 +406,7 @@ static void ddl_cluster_rank_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 2, 1, c->now), 1U);
 
 	/* Job 0 empties: it pauses, and still counts ahead. */
-	for (j = 0; j < 2; j++) {
-		KUNIT_ASSERT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why), 0U);
-		ddl_served(&x->s, &x->p, 0, why, DDL_C_PKT, c->now);
-	}
-	x->qlen[0] = 0;
-	ddl_deactivate(&x->s, 0, c->now);
+	ddl_c_drain0(c, x);
 	KUNIT_EXPECT_NE(test, ddl_cluster_first(&x->s), 0U);
 	KUNIT_EXPECT_GE(test, ddl_cluster_rank(&x->s, 1, 7, c->now), 1U);
 
@@ -491,17 +510,9 @@ static void ddl_cluster_mark_test(struct kunit *test)
 {
 	struct ddl_cluster_sim *c = ddl_c_new(test, 4);
 	struct ddl_chost *x = &c->h[0];
-	enum ddl_reason why;
 	u32 j;
 
-	ddl_cluster_size(&x->s, 0, 1000000);
-	ddl_cluster_size(&x->s, 1, 9000000);
-	ddl_cluster_size(&x->s, 2, 9000000);
-	c->now = 5 * DDL_C_EPOCH + 10;
-	for (j = 1; j < 3; j++) {
-		x->shard[j] = 2;
-		ddl_c_arrive(c, x, j);
-	}
+	ddl_c_three(c, x, 1);
 	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 1U);
 
 	/* Job 0's burst, keyed earlier, begins: both marks rise at once. */
@@ -513,12 +524,7 @@ static void ddl_cluster_mark_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_cluster_mark(&x->s, 2, 1, c->now), 1U);
 
 	/* Job 0's burst ends: the ranks fall, the marks hold. */
-	for (j = 0; j < 2; j++) {
-		KUNIT_ASSERT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why), 0U);
-		ddl_served(&x->s, &x->p, 0, why, DDL_C_PKT, c->now);
-	}
-	x->qlen[0] = 0;
-	ddl_deactivate(&x->s, 0, c->now);
+	ddl_c_drain0(c, x);
 	c->now += DDL_FAIR_PAUSE_NS;
 	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
 			ddl_cluster_rank(&x->s, 2, 7, c->now), 1U);
