@@ -113,6 +113,9 @@
 /* Burst intervals seen before a period is trusted. */
 #define DDL_PRED_SAMPLES	3U
 
+/* Iterations a job's learned burst size is the median of. */
+#define DDL_SIZE_SAMPLES	3U
+
 /* EWMA gain of the predictor: 1 / 2^DDL_EWMA_SHIFT. */
 #define DDL_EWMA_SHIFT		2
 
@@ -328,7 +331,7 @@ struct ddl_job_log {
  * @bound: number of tc filters bound to the class (changed under RTNL)
  * @key: key value, valid if @keyed
  * @weight: slice multiplier
- * @samples: burst intervals behind @period, saturating
+ * @samples: iteration intervals behind @period, saturating
  * @keyed: the built-in key owns this class
  * @backlogged: the class has packets (as told by the glue)
  * @predicted: @period is steady enough to predict the next burst
@@ -339,15 +342,24 @@ struct ddl_job_log {
  * @greens: times made green
  * @yields: times it handed green on early
  * @guard_runs: packets sent for it by the starvation guard
- * @periodic_node: in &ddl_sched.periodic, keyed by @last_burst + @period
+ * @periodic_node: in &ddl_sched.periodic, keyed by @iter_start + @period
  * @empty_since: when its queue last held no data packet: one of
  *	DDL_BURST_PKT_MIN bytes or more (pure ACKs are not data)
  * @data_qlen: data packets queued
  * @last_burst: when the current burst began
  * @cur_bytes: bytes sent since @last_burst
- * @period: EWMA of the time between burst starts, ns
- * @mdev: EWMA of the deviation of burst intervals from @period, ns
- * @burst_avg: EWMA of bytes per burst
+ * @iter_start: when the job's current iteration began: the start of its
+ *	first burst after a quiet time (ddl_burst_start())
+ * @iter_bytes: bytes of the earlier bursts of the current iteration
+ * @pre_bytes: bytes of its iterations before it was first @gapped
+ * @gapped: it has been quiet for DDL_FAIR_PAUSE_US between two bursts
+ * @period: EWMA of the time between iteration starts, ns
+ * @mdev: EWMA of the deviation of iteration intervals from @period, ns
+ * @burst_size: learned bytes per burst, the median of @sizes; 0: none
+ * @sizes: bytes of the job's last DDL_SIZE_SAMPLES iterations, capped at
+ *	DDL_FAIR_SIZE_MAX
+ * @nsizes: entries of @sizes in use
+ * @size_pos: the entry of @sizes the next burst replaces
  * @bursts: bursts seen
  * @pred_hits: bursts that began inside their lead window
  * @pred_misses: lead windows of this job that missed its burst
@@ -400,9 +412,16 @@ struct ddl_cls {
 	u32			data_qlen;
 	u64			last_burst;
 	u64			cur_bytes;
+	u64			iter_start;
+	u64			iter_bytes;
+	u64			pre_bytes;
 	u64			period;
 	u64			mdev;
-	u64			burst_avg;
+	u64			burst_size;
+	u32			sizes[DDL_SIZE_SAMPLES];
+	u8			nsizes;
+	u8			size_pos;
+	bool			gapped;
 	u64			bursts;
 	u64			pred_hits;
 	u64			pred_misses;
@@ -646,6 +665,8 @@ void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
 /* ddl_predict.c: burst periods and lead windows */
 
 u64 ddl_ewma(u64 avg, u64 sample);
+u32 ddl_size_median(const u32 *sizes, u32 n);
+bool ddl_burst_paused(const struct ddl_cls *c, u64 now);
 bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		     u64 now);
 bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
@@ -657,6 +678,7 @@ u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
 /* ddl_fair.c: the burst that per-job fair sharing would finish first */
 
 void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now);
+void ddl_fair_resume(struct ddl_sched *s, u32 idx);
 void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len);
 void ddl_fair_served(struct ddl_sched *s, u32 len);
 u32 ddl_fair_first(const struct ddl_sched *s);

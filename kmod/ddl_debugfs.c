@@ -432,7 +432,7 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 	r.bytes_yellow = c->bytes_yellow;
 	r.green_ns = ddl_green_ns(&q->s, idx, now);
 	r.period = c->samples ? c->period : 0;
-	r.burst_bytes = c->samples ? c->burst_avg : 0;
+	r.burst_bytes = c->burst_size;
 	r.predicted = c->predicted;
 	r.bursts = c->bursts;
 	if (idx != DDL_BG(&q->s)) {

@@ -142,7 +142,7 @@ void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c)
 /**
  * ddl_fair_burst() - tag a new burst of a job
  * @s: scheduler
- * @idx: job class index; its learned size (burst_avg) already includes
+ * @idx: job class index; its learned size (burst_size) already includes
  *	the burst before
  * @now: current time, ns
  *
@@ -168,11 +168,34 @@ void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
 	if (c->budget > c->seg_bytes)
 		prev -= ddl_vlen(c->budget - c->seg_bytes, c->weight);
 	c->vstart = ddl_v_before(s->vtime, prev) ? prev : s->vtime;
-	c->budget = c->samples && c->burst_avg ? c->burst_avg :
-						   DDL_FAIR_QUANTUM;
+	c->budget = c->burst_size ?: DDL_FAIR_QUANTUM;
 	c->budget = min_t(u64, c->budget, DDL_FAIR_SIZE_MAX);
 	c->seg_bytes = 0;
 	ddl_fair_retag(s, c, c->vstart + ddl_vlen(c->budget, c->weight));
+}
+
+/**
+ * ddl_fair_resume() - a job's burst goes on after its sender paused
+ * @s: scheduler
+ * @idx: job class index
+ *
+ * The burst keeps its tag while the reference still holds it.  If the
+ * reference finished it during the pause, the rest of its tag enters the
+ * reference again from V, as a burst of that many bytes arriving now
+ * would: the pause does not buy the rest a place ahead of the bursts that
+ * arrived meanwhile.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+void ddl_fair_resume(struct ddl_sched *s, u32 idx)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (ddl_v_before(s->vtime, c->vfinish) || c->seg_bytes >= c->budget)
+		return;
+	c->vstart = s->vtime;
+	ddl_fair_retag(s, c, s->vtime +
+			     ddl_vlen(c->budget - c->seg_bytes, c->weight));
 }
 
 /**
@@ -203,9 +226,9 @@ void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 	if (c->seg_bytes <= c->budget)
 		return;
 
-	if (c->samples && c->burst_avg) {	/* a learned size: fine steps */
+	if (c->burst_size) {		/* a learned size: fine steps */
 		/* Within its slack: a burst as learned, give or take. */
-		if (c->seg_bytes - c->budget <= c->burst_avg / DDL_FAIR_SLACK)
+		if (c->seg_bytes - c->budget <= c->burst_size / DDL_FAIR_SLACK)
 			return;
 		step = clamp_t(u64, c->budget / 8, DDL_FAIR_QUANTUM,
 			       DDL_FAIR_STEP_MAX);

@@ -179,8 +179,8 @@ void ddl_burst_settle(struct ddl_sched *s, const struct ddl_params *p,
 		return;
 	if (now - c->empty_since < ddl_burst_gap(p))
 		return;
-	/* ddl_burst_start(): a steady job is in the same burst for a while. */
-	if (c->predicted && now - c->last_burst < c->period / 4)
+	/* ddl_burst_start() would go on with it. */
+	if (ddl_burst_paused(c, now))
 		return;
 	ddl_burst_end(s, idx);
 }

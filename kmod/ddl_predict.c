@@ -27,7 +27,7 @@ void ddl_disarm(struct ddl_sched *s, u64 now)
 /* The predicted time of @c's next burst: its key in &ddl_sched.periodic. */
 static u64 ddl_next_burst(const struct ddl_cls *c)
 {
-	return c->last_burst + c->period;
+	return c->iter_start + c->period;
 }
 
 static void ddl_periodic_del(struct ddl_sched *s, struct ddl_cls *c)
@@ -91,9 +91,15 @@ void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
 	c->predicted = false;
 	c->period = 0;
 	c->mdev = 0;
-	c->burst_avg = 0;
+	c->burst_size = 0;
+	c->nsizes = 0;
+	c->size_pos = 0;
 	c->cur_bytes = 0;
 	c->last_burst = now;
+	c->iter_start = now;
+	c->iter_bytes = 0;
+	c->pre_bytes = 0;
+	c->gapped = false;
 	ddl_periodic_del(s, c);
 	ddl_fair_reset(s, c);
 	c->cl_allow = 0;	/* the new owner's first burst gets a key */
@@ -221,9 +227,54 @@ u64 ddl_lead_ns(const struct ddl_sched *s, u64 now)
 	return ns;
 }
 
-/* Learn from one burst interval of @c and the bytes of the burst before. */
+/**
+ * ddl_size_median() - the learned size from a job's last burst sizes
+ * @sizes: bytes of the last @n bursts, in any order
+ * @n: entries of @sizes, 0 to DDL_SIZE_SAMPLES
+ *
+ * The median of three; of two, the larger, since the usual error is a
+ * burst cut in two by a sender's stall, and both parts are too small.  So
+ * one wrong burst among the last three does not move the learned size.
+ *
+ * Context: any; pure.
+ * Return: bytes, 0 if @n is 0.
+ */
+u32 ddl_size_median(const u32 *sizes, u32 n)
+{
+	u32 lo, hi;
+
+	switch (n) {
+	case 0:
+		return 0;
+	case 1:
+		return sizes[0];
+	case 2:
+		return max(sizes[0], sizes[1]);
+	}
+	lo = min(sizes[0], sizes[1]);
+	hi = max(sizes[0], sizes[1]);
+	return clamp(sizes[2], lo, hi);
+}
+
+/* Learn from the bytes of @c's iteration that just ended. */
+static void ddl_learn_size(struct ddl_cls *c, u64 bytes)
+{
+	if (!bytes)	/* a new owner's first: nothing sent */
+		return;
+	c->sizes[c->size_pos] = min_t(u64, bytes, DDL_FAIR_SIZE_MAX);
+	c->size_pos = (c->size_pos + 1) % DDL_SIZE_SAMPLES;
+	if (c->nsizes < DDL_SIZE_SAMPLES)
+		c->nsizes++;
+	c->burst_size = ddl_size_median(c->sizes, c->nsizes);
+}
+
+/*
+ * Learn from one iteration interval of @c.  The period restarts when the
+ * pattern changes; the size does not, since a job's model does not change
+ * size when its iterations change pace.
+ */
 static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
-		      u64 interval, u64 bytes)
+		      u64 interval)
 {
 	u64 dev;
 
@@ -236,12 +287,10 @@ static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
 		/* First interval, or the pattern changed: start from it. */
 		c->period = interval;
 		c->mdev = 0;
-		c->burst_avg = bytes;
 		c->samples = 1;
 	} else {
 		c->mdev = ddl_ewma(c->mdev, dev);
 		c->period = ddl_ewma(c->period, interval);
-		c->burst_avg = ddl_ewma(c->burst_avg, bytes);
 		if (c->samples < U16_MAX)
 			c->samples++;
 	}
@@ -249,6 +298,70 @@ static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
 	/* Steady: seen often enough, deviation within 1/8 of the period. */
 	c->predicted = c->samples >= DDL_PRED_SAMPLES &&
 		       c->mdev * 8 <= c->period;
+}
+
+/*
+ * A burst of @c starts at @now, after a quiet time: does an iteration end?
+ * A job quiet for DDL_FAIR_PAUSE_US has compute phases that long: from
+ * then on only such a quiet time ends an iteration.  Before, a quiet time
+ * of half the iteration so far does (a job with a short period); if one
+ * did, at the first long one all the job sent until then was one
+ * iteration, and what the short ones taught is forgotten.
+ */
+static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
+				u64 now)
+{
+	u64 quiet = now - c->empty_since, bytes = c->iter_bytes + c->cur_bytes;
+
+	if (quiet >= DDL_FAIR_PAUSE_NS && !c->gapped && c->pre_bytes) {
+		c->gapped = true;
+		c->nsizes = 0;
+		c->size_pos = 0;
+		c->samples = 0;
+		c->predicted = false;
+		ddl_learn_size(c, c->pre_bytes + bytes);
+	} else if (quiet >= DDL_FAIR_PAUSE_NS ||
+		   (!c->gapped && quiet >= (now - c->iter_start) / 2)) {
+		ddl_learn(p, c, now - c->iter_start);
+		ddl_learn_size(c, bytes);
+		if (quiet >= DDL_FAIR_PAUSE_NS)
+			c->gapped = true;
+		else
+			c->pre_bytes += bytes;
+	} else {
+		c->iter_bytes = bytes;	/* the iteration goes on */
+		return;
+	}
+	c->iter_start = now;
+	c->iter_bytes = 0;
+}
+
+/**
+ * ddl_burst_paused() - would data from @c now go on with its burst?
+ * @c: job class, with no data queued
+ * @now: current time, ns
+ *
+ * A sender stalls within a burst: TCP waits for ACKs, a loaded host does
+ * not run the sender.  Such a pause does not end the burst when the job
+ * has a learned size, its iteration has sent less than seven eighths of
+ * it, and it was quiet for less than DDL_FAIR_PAUSE_US or came back within
+ * a quarter period of the iteration's start; nor, whatever its bytes, when
+ * its period is steady (predicted) and it came back within a quarter
+ * period.  A size learned too large is unlearned by the job's compute
+ * time: iterations a period apart are more than a quarter period apart.
+ *
+ * Context: under the qdisc lock; pure.
+ * Return: true if the burst goes on.
+ */
+bool ddl_burst_paused(const struct ddl_cls *c, u64 now)
+{
+	bool early = c->samples && now - c->iter_start < c->period / 4;
+	u64 size = c->burst_size;
+
+	if (c->predicted && early)
+		return true;
+	return size && c->iter_bytes + c->cur_bytes < size - size / 8 &&
+	       (early || now - c->empty_since < DDL_FAIR_PAUSE_NS);
 }
 
 /**
@@ -260,17 +373,28 @@ static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
  *
  * A burst starts when a job sends data after it had none queued for at
  * least yield_us (DDL_BURST_GAP_US if yield is off or auto), or for the first
- * time; but a job with a steady period does not start a burst within a
- * quarter period of the last (a burst the sender paused in).  The interval
- * since the previous burst start and that burst's bytes feed the job's
- * period and size averages (ddl_ewma()); an interval more than half a
+ * time; but not when the sender only paused in its burst
+ * (ddl_burst_paused()): then the burst goes on, with its place in the fair
+ * reference (ddl_fair_resume()).
+ *
+ * What is learned is learned per iteration: the bursts from one that
+ * follows a quiet time (a job's compute) to the next such, so that a
+ * sender's short stalls cannot cut an iteration in two.  Once a job has
+ * been quiet for DDL_FAIR_PAUSE_US, only that long a quiet time ends an
+ * iteration; until then, half the time since the iteration began does
+ * (ddl_learn_iteration()).  The interval between iteration starts feeds
+ * the job's period average (ddl_ewma()); an interval more than half a
  * period away from the average, or longer than maxperiod, restarts the
- * learning from that interval.  A period is trusted (predicted) after
- * DDL_PRED_SAMPLES intervals whose mean deviation is within 1/8 of it.  If the job's lead
- * window is armed, the burst is a hit when the window is open and a miss
- * when it came before; either way the window closes and the earliest next
- * prediction is armed.  The burst gets its tag in the fair order
- * (ddl_fair_burst()).
+ * period from it.  A period is trusted (predicted) after DDL_PRED_SAMPLES
+ * intervals whose mean deviation is within 1/8 of it.  The iteration's
+ * bytes join the job's last sizes; the learned size is their median
+ * (ddl_size_median()), so that one iteration cut by a longer stall does
+ * not move it.
+ *
+ * If the job's lead window is armed, the burst is a hit when the window is
+ * open and a miss when it came before; either way the window closes and
+ * the earliest next prediction is armed.  The burst gets its tag in the
+ * fair order (ddl_fair_burst()).
  *
  * Context: under the qdisc lock.  O(log jobs), amortised (ddl_rearm()).
  * Return: true if a burst started.
@@ -284,9 +408,10 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		return false;
 	if (c->bursts && now - c->empty_since < ddl_burst_gap(p))
 		return false;
-	/* A steady job does not burst twice within a quarter period. */
-	if (c->predicted && now - c->last_burst < c->period / 4)
+	if (c->bursts && ddl_burst_paused(c, now)) {
+		ddl_fair_resume(s, idx);
 		return false;
+	}
 
 	/* Time out a passed window first: it was armed on the old burst. */
 	ddl_window(s, p, now);
@@ -296,7 +421,9 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	ddl_burst_end(s, idx);
 	s->bursts++;
 	if (c->bursts++)
-		ddl_learn(p, c, now - c->last_burst, c->cur_bytes);
+		ddl_learn_iteration(p, c, now);
+	else
+		c->iter_start = now;
 	c->last_burst = now;
 	c->cur_bytes = 0;
 	c->in_burst = true;

@@ -570,7 +570,7 @@ static void ddl_fair_size_change_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, f->b[7].done, f->b[6].done);
 	/* Learned down: the last bursts of job 0 go first. */
 	KUNIT_EXPECT_LT(test, f->b[22].done, f->b[23].done);
-	KUNIT_EXPECT_LT(test, f->s.cls[0].burst_avg, 100ULL * DDL_F_PKT);
+	KUNIT_EXPECT_LT(test, f->s.cls[0].burst_size, 100ULL * DDL_F_PKT);
 }
 
 /*

@@ -1249,7 +1249,7 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->key = c->keyed ? c->key : 0;
 	cs->bursts = c->bursts;
 	cs->period_ns = c->samples ? c->period : 0;
-	cs->burst_bytes = c->samples ? c->burst_avg : 0;
+	cs->burst_bytes = c->burst_size;
 	cs->pred_hits = c->pred_hits;
 	cs->pred_misses = c->pred_misses;
 	cs->burst_backlog = cl->burst_backlog;

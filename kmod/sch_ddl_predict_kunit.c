@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 
 #include "compat.h"
+#include <linux/prandom.h>
 
 #include "ddl_kunit_core.h"
 
@@ -154,7 +155,7 @@ static void ddl_predict_learn_test(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, cls->period, c->period,
 					    "burst %u", i);
 		if (!c->bytes_jitter && i >= 1)
-			KUNIT_EXPECT_EQ_MSG(test, cls->burst_avg, c->bytes,
+			KUNIT_EXPECT_EQ_MSG(test, cls->burst_size, c->bytes,
 					    "burst %u", i);
 		j = ddl_jitter_pattern[(i + 3) % ARRAY_SIZE(ddl_jitter_pattern)];
 		t += c->period + j * (s64)c->jitter;
@@ -162,8 +163,8 @@ static void ddl_predict_learn_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cls->predicted);
 	KUNIT_EXPECT_LE(test, cls->period, c->period + c->jitter);
 	KUNIT_EXPECT_GE(test, cls->period, c->period - c->jitter);
-	KUNIT_EXPECT_LE(test, cls->burst_avg, c->bytes + c->bytes_jitter);
-	KUNIT_EXPECT_GE(test, cls->burst_avg, c->bytes - c->bytes_jitter);
+	KUNIT_EXPECT_LE(test, cls->burst_size, c->bytes + c->bytes_jitter);
+	KUNIT_EXPECT_GE(test, cls->burst_size, c->bytes - c->bytes_jitter);
 	KUNIT_EXPECT_EQ(test, sim->s.bursts, 30ULL);
 }
 
@@ -218,8 +219,9 @@ static void ddl_predict_gap_test(struct kunit *test)
 /*
  * Pure ACKs (a parameter server acknowledging gradients between its
  * bursts) neither start a burst nor end the quiet time before the next:
- * data right after an ACK, 5 ms after the last data, starts a burst; the
- * ACKs' bytes still count to the running burst.
+ * the quiet time runs from the last data packet; data 12 ms after it
+ * starts a burst, and the size learned is the burst's with the ACKs'
+ * bytes.
  */
 static void ddl_predict_acks_test(struct kunit *test)
 {
@@ -238,9 +240,11 @@ static void ddl_predict_acks_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
 	KUNIT_EXPECT_EQ(test, cls->cur_bytes, 30000ULL + 5 * 66);
 	KUNIT_EXPECT_EQ(test, cls->empty_since, t);
-	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, sim->now, 1500));
+	/* 12 ms after the last data, 7 ms after the last ACK: learned. */
+	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t + 12 * DDL_P_MS,
+					       1500));
 	KUNIT_EXPECT_EQ(test, cls->bursts, 2ULL);
-	KUNIT_EXPECT_EQ(test, cls->burst_avg, 30000ULL + 5 * 66);
+	KUNIT_EXPECT_EQ(test, cls->burst_size, 30000ULL + 5 * 66);
 }
 
 /*
@@ -264,7 +268,7 @@ static void ddl_predict_sub_bursts_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, DDL_P_T0 + DDL_P_SEC,
 					       1500));
-	KUNIT_EXPECT_EQ(test, cls->burst_avg, 50ULL * 1500);
+	KUNIT_EXPECT_EQ(test, cls->burst_size, 50ULL * 1500);
 	KUNIT_EXPECT_EQ(test, cls->period, DDL_P_SEC);
 }
 
@@ -683,7 +687,146 @@ static void ddl_predict_pause_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 1U);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t + period, 30000));
 	KUNIT_EXPECT_EQ(test, cls->pred_hits, 1ULL);
-	KUNIT_EXPECT_EQ(test, cls->burst_avg, 30000ULL + 1500 / 4);
+	/* The median of 30000, 30000 and 31500. */
+	KUNIT_EXPECT_EQ(test, cls->burst_size, 30000ULL);
+}
+
+/* sch_ddl_predict: ddl_size_median() */
+
+struct ddl_median_case {
+	const char	*name;
+	u32		sizes[DDL_SIZE_SAMPLES];
+	u32		n;
+	u32		want;
+};
+
+static const struct ddl_median_case ddl_median_cases[] = {
+	{ "none", { 5, 6, 7 }, 0, 0 },
+	{ "one", { 5, 6, 7 }, 1, 5 },
+	{ "two_the_larger", { 9, 4, 7 }, 2, 9 },
+	{ "two_the_larger_second", { 4, 9, 7 }, 2, 9 },
+	{ "three_sorted", { 1, 2, 3 }, 3, 2 },
+	{ "three_reversed", { 3, 2, 1 }, 3, 2 },
+	{ "three_low_outlier", { 1000, 10, 990 }, 3, 990 },
+	{ "three_high_outlier", { 1000, 5000, 990 }, 3, 1000 },
+	{ "three_equal", { 7, 7, 7 }, 3, 7 },
+	{ "three_two_equal", { 7, 3, 7 }, 3, 7 },
+	{ "three_max", { U32_MAX, 0, U32_MAX }, 3, U32_MAX },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_median, ddl_median_cases, name);
+
+/* The median of three; of two, the larger; of one, it; of none, 0. */
+static void ddl_size_median_test(struct kunit *test)
+{
+	const struct ddl_median_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, ddl_size_median(c->sizes, c->n), c->want);
+}
+
+struct ddl_stall_case {
+	const char	*name;
+	u32		stalls;		/* per iteration */
+	u64		stall_min;	/* ns */
+	u64		stall_max;
+	u32		from;		/* size right at this iteration's start */
+	bool		early;		/* the long stalls in the first 100 ms */
+	u32		late_every;	/* and a late 150 ms stall this often */
+};
+
+/*
+ * Stalls a sender makes within an iteration of 1000 packets every 400 ms:
+ * TCP waiting for ACKs (1-2 ms), a loaded host (up to 9 ms), a host that
+ * does not run the sender for 20-90 ms early in the iteration, and a stall
+ * of 150 ms before the last packets of every third iteration.  A long
+ * stall in the first iteration, before any size is known, cuts it: then
+ * the size is right from the fourth.
+ */
+static const struct ddl_stall_case ddl_stall_cases[] = {
+	{ "tcp_1ms", 4, DDL_P_MS, 2 * DDL_P_MS, 1, false, 0 },
+	{ "loaded_9ms", 3, 2 * DDL_P_MS, 9 * DDL_P_MS, 1, false, 0 },
+	{ "loaded_90ms_early", 2, 20 * DDL_P_MS, 90 * DDL_P_MS, 4, true, 0 },
+	{ "late_150ms_every_3rd", 2, DDL_P_MS, 2 * DDL_P_MS, 1, false, 3 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_stall, ddl_stall_cases, name);
+
+#define DDL_STALL_PKTS	1000U
+#define DDL_STALL_ITERS	20U
+
+/* Job 3 sends @pkts packets at @t; returns whether a burst started. */
+static bool ddl_stall_send(struct ddl_psim *sim, u64 t, u32 pkts)
+{
+	return ddl_psim_burst(sim, 3, t, (u64)pkts * DDL_P_PKT);
+}
+
+/*
+ * A sender that stalls within its iterations.  Once the size is learned
+ * (after the first iteration, the fourth if the first was cut), it is
+ * within 10 % of the iteration's, and a stall shorter than
+ * DDL_FAIR_PAUSE_US, or early in the iteration, starts no burst.  A late
+ * long stall cuts an iteration in two, but the median keeps the size.  The
+ * period is learned.
+ */
+static void ddl_predict_stall_test(struct kunit *test)
+{
+	const struct ddl_stall_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 400 * DDL_P_MS, size = DDL_STALL_PKTS * DDL_P_PKT;
+	const u64 span = c->stall_max - c->stall_min;
+	struct ddl_cls *cls = &sim->s.cls[3];
+	u32 cut[8], i, k, n, left;
+	struct rnd_state rnd;
+	bool late, started;
+	u64 t, t0;
+
+	prandom_seed_state(&rnd, 42);
+	ddl_params_derive(&sim->p);
+	n = c->stalls + 1;
+	for (i = 0; i < DDL_STALL_ITERS; i++) {
+		late = c->late_every && i % c->late_every == c->late_every - 1;
+		/* Piece k is cut[k] packets, at least one. */
+		left = DDL_STALL_PKTS;
+		for (k = 0; k < n - 1; k++) {
+			cut[k] = 1 + prandom_u32_state(&rnd) % (left / (n - k));
+			left -= cut[k];
+		}
+		cut[n - 1] = left;
+		t0 = DDL_P_T0 + i * period;
+		t = t0;
+		for (k = 0; k < n; k++) {
+			if (late && k == n - 1 && cut[k] > 1) {
+				ddl_stall_send(sim, t, cut[k] - 1);
+				t = sim->now + 150 * DDL_P_MS;
+				cut[k] = 1;
+			}
+			started = ddl_stall_send(sim, t, cut[k]);
+			/* Its start learned from the iterations before. */
+			if (k == 0 && i >= c->from)
+				KUNIT_EXPECT_LE_MSG(test,
+						    abs_diff(cls->burst_size,
+							     size),
+						    size / 10, "iteration %u", i);
+			if (k == 0)
+				KUNIT_EXPECT_TRUE_MSG(test, started,
+						      "iteration %u", i);
+			else if (i >= c->from && !late)
+				KUNIT_EXPECT_FALSE_MSG(test, started,
+						       "iteration %u piece %u",
+						       i, k);
+			/* The long stalls of early end 100 ms in. */
+			if (c->early && sim->now + c->stall_max >
+					t0 + 100 * DDL_P_MS)
+				t = sim->now + DDL_P_MS;
+			else
+				t = sim->now + c->stall_min +
+				    prandom_u32_state(&rnd) % (u32)(span + 1);
+		}
+	}
+	KUNIT_EXPECT_LE(test, abs_diff(cls->burst_size, size), size / 10);
+	KUNIT_EXPECT_LE(test, abs_diff(cls->period, period), period / 10);
+	if (!c->late_every)
+		KUNIT_EXPECT_TRUE(test, cls->predicted);
 }
 
 static const u32 ddl_aperiodic_ms[] = { 30, 170, 60, 250, 20, 140, 90, 310,
@@ -1069,6 +1212,8 @@ static struct kunit_case ddl_predict_test_cases[] = {
 	KUNIT_CASE(ddl_predict_period_change_test),
 	KUNIT_CASE_PARAM(ddl_predict_restart_test, ddl_change_gen_params),
 	KUNIT_CASE_PARAM(ddl_predict_pause_test, ddl_pause_gen_params),
+	KUNIT_CASE_PARAM(ddl_size_median_test, ddl_median_gen_params),
+	KUNIT_CASE_PARAM(ddl_predict_stall_test, ddl_stall_gen_params),
 	KUNIT_CASE(ddl_predict_aperiodic_test),
 	KUNIT_CASE_PARAM(ddl_predict_maxperiod_test, ddl_maxp_gen_params),
 	KUNIT_CASE(ddl_predict_maxperiod_reset_test),
