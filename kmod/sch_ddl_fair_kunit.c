@@ -22,6 +22,7 @@
 #define DDL_F_GAP	20000000ULL	/* ns of silence between rounds */
 #define DDL_F_SCALE	1024ULL		/* fixed point of the fluid simulation */
 #define DDL_F_LEARNED	2		/* a job's bursts from this one on */
+#define DDL_C_SLACK_DEN	8		/* closed loop: JCT within 1/8 of GPS */
 
 /* One burst: its job, size, arrival, and its completion in each system. */
 struct ddl_fburst {
@@ -634,6 +635,413 @@ static void ddl_fair_stable_order_test(struct kunit *test)
 	}
 }
 
+/*
+ * Closed loop: training jobs, each a loop of a burst and a compute phase.
+ * Job j sends iteration i's burst of pkts[j] packets when its burst i - 1
+ * has left and its compute of compute[j] ns is over; the sender stalls:
+ * the burst is queued in up to DDL_C_PIECES pieces, the same in every
+ * system.  The link sends one packet per DDL_C_PKT_NS (1500 bytes at
+ * 1 Gbit/s).
+ */
+#define DDL_C_US	1000ULL
+#define DDL_C_MS	1000000ULL
+#define DDL_C_PKT_NS	12000ULL
+#define DDL_C_PIECES	8
+#define DDL_C_ITERS	10
+#define DDL_C_JOBS_MAX	5
+
+struct ddl_csim {
+	u32	jobs;
+	u32	iters;
+	u32	pkts[DDL_C_JOBS_MAX];
+	u64	compute[DDL_C_JOBS_MAX];
+	u64	start[DDL_C_JOBS_MAX];
+	/* Piece k of iteration i: packets, and its delay after piece k - 1. */
+	u32	piece[DDL_C_JOBS_MAX][DDL_C_ITERS][DDL_C_PIECES];
+	u64	stall[DDL_C_JOBS_MAX][DDL_C_ITERS][DDL_C_PIECES];
+	/* When each iteration completed: sch_ddl, and closed-loop GPS. */
+	u64	done[DDL_C_JOBS_MAX][DDL_C_ITERS];
+	u64	done_gps[DDL_C_JOBS_MAX][DDL_C_ITERS];
+};
+
+/*
+ * A random mix: 2-5 jobs, bursts of 50-600 packets in 1-3 pieces, compute
+ * 10-40 ms, DDL_C_ITERS iterations.
+ */
+static void ddl_csim_draw(struct ddl_csim *c, struct rnd_state *rnd)
+{
+	u32 j, i, k, left, n;
+
+	memset(c, 0, sizeof(*c));
+	c->jobs = 2 + prandom_u32_state(rnd) % (DDL_C_JOBS_MAX - 1);
+	c->iters = DDL_C_ITERS;
+	for (j = 0; j < c->jobs; j++) {
+		c->pkts[j] = 50 + prandom_u32_state(rnd) % 551;
+		c->compute[j] = (10 + prandom_u32_state(rnd) % 31) * DDL_C_MS;
+		c->start[j] = (prandom_u32_state(rnd) % 30) * DDL_C_MS;
+		for (i = 0; i < DDL_C_ITERS; i++) {
+			left = c->pkts[j];
+			n = 1 + prandom_u32_state(rnd) % 3;
+			for (k = 0; k < DDL_C_PIECES; k++) {
+				u32 part = 0;
+
+				if (k + 1 < n)
+					part = 1 + prandom_u32_state(rnd) %
+						   (left / (n - k));
+				else if (k + 1 == n)
+					part = left;
+				c->piece[j][i][k] = part;
+				left -= part;
+				/* A stall of 0.1-2 ms before each later piece. */
+				c->stall[j][i][k] = k ? 100 * DDL_C_US +
+					prandom_u32_state(rnd) % (2 * DDL_C_MS) : 0;
+			}
+		}
+	}
+}
+
+/* Packets of job @j's next piece, 0 if its iteration has none left. */
+static u32 ddl_csim_next(const struct ddl_csim *c, u32 j, u32 it, u32 next)
+{
+	if (it >= c->iters || next >= DDL_C_PIECES)
+		return 0;
+	return c->piece[j][it][next];
+}
+
+/* The closed-loop jobs of @c through sch_ddl in @mode. */
+static void ddl_csim_run(struct kunit *test, struct ddl_csim *c, u32 mode)
+{
+	u32 qlen[DDL_C_JOBS_MAX] = {}, it[DDL_C_JOBS_MAX] = {};
+	u32 next[DDL_C_JOBS_MAX] = {}, j, idx, left = c->jobs, i, n;
+	u64 at[DDL_C_JOBS_MAX], now = 0, wake;
+	enum ddl_reason reason;
+	struct ddl_fsim *f;
+
+	f = ddl_fsim_new(test, c->jobs, 1);
+	f->p.mode = mode;
+	for (j = 0; j < c->jobs; j++)
+		at[j] = c->start[j];
+	while (left) {
+		wake = U64_MAX;
+		for (j = 0; j < c->jobs; j++) {
+			/* Queue the pieces that are due; @at is the next's. */
+			while ((n = ddl_csim_next(c, j, it[j], next[j])) &&
+			       at[j] <= now) {
+				for (i = 0; i < n; i++) {
+					if (!qlen[j]++)
+						ddl_activate(&f->s, j, at[j]);
+					ddl_arrived(&f->s, &f->p, j, DDL_F_PKT,
+						    at[j]);
+				}
+				if (++next[j] < DDL_C_PIECES)
+					at[j] += c->stall[j][it[j]][next[j]];
+			}
+			if (n)
+				wake = min(wake, at[j]);
+		}
+		idx = ddl_pick(&f->s, &f->p, now, &reason);
+		if (idx == DDL_NONE) {
+			KUNIT_ASSERT_NE(test, wake, U64_MAX);
+			now = max(now, wake);
+			continue;
+		}
+		KUNIT_ASSERT_LT(test, idx, c->jobs);
+		KUNIT_ASSERT_GT(test, qlen[idx], 0U);
+		ddl_served(&f->s, &f->p, idx, reason, DDL_F_PKT, now);
+		now += DDL_C_PKT_NS;
+		if (--qlen[idx])
+			continue;
+		ddl_deactivate(&f->s, idx, now);
+		j = idx;
+		if (ddl_csim_next(c, j, it[j], next[j]))
+			continue;	/* more pieces to come */
+		c->done[j][it[j]] = now;
+		next[j] = 0;
+		at[j] = now + c->compute[j];
+		if (++it[j] == c->iters)
+			left--;
+	}
+	ddl_fair_exit(test);
+	test->priv = NULL;
+}
+
+/*
+ * The same jobs under fluid per-job GPS, closed loop: the jobs with
+ * packets queued share the link equally.  Work in ns of link time, times
+ * DDL_F_SCALE.
+ */
+static void ddl_csim_gps(struct kunit *test, struct ddl_csim *c)
+{
+	u32 it[DDL_C_JOBS_MAX] = {}, next[DDL_C_JOBS_MAX] = {};
+	u64 rem[DDL_C_JOBS_MAX] = {}, at[DDL_C_JOBS_MAX], t = 0, dt;
+	u32 j, n, pkts, left = c->jobs;
+
+	for (j = 0; j < c->jobs; j++)
+		at[j] = c->start[j];
+	while (left) {
+		n = 0;
+		dt = U64_MAX;
+		for (j = 0; j < c->jobs; j++) {
+			while ((pkts = ddl_csim_next(c, j, it[j], next[j])) &&
+			       at[j] <= t) {
+				rem[j] += pkts * DDL_C_PKT_NS * DDL_F_SCALE;
+				if (++next[j] < DDL_C_PIECES)
+					at[j] += c->stall[j][it[j]][next[j]];
+			}
+			if (pkts)
+				dt = min(dt, at[j] - t);
+			n += !!rem[j];
+		}
+		for (j = 0; j < c->jobs; j++)
+			if (rem[j])
+				dt = min(dt, DIV_ROUND_UP_ULL(rem[j] * n,
+							      DDL_F_SCALE));
+		KUNIT_ASSERT_NE(test, dt, U64_MAX);
+		for (j = 0; j < c->jobs; j++) {
+			if (!rem[j])
+				continue;
+			rem[j] -= min(rem[j], div_u64(dt * DDL_F_SCALE, n));
+			if (rem[j])
+				continue;
+			if (ddl_csim_next(c, j, it[j], next[j]))
+				continue;
+			c->done_gps[j][it[j]] = t + dt;
+			next[j] = 0;
+			at[j] = t + dt + c->compute[j];
+			if (++it[j] == c->iters)
+				left--;
+		}
+		t += dt;
+	}
+}
+
+struct ddl_csum {
+	u32	jobs;
+	u32	late;		/* jobs later than GPS plus the slack */
+	s64	worst_ppm;	/* the most behind: (JCT / GPS JCT - 1) * 1e6 */
+	s64	worst_it_ppm;	/* the same for iterations after the first */
+	u32	late_its;	/* such iterations later than GPS's + slack */
+	u64	jct;		/* sums of the JCTs */
+	u64	jct_gps;
+};
+
+/*
+ * Each job's JCT (from its start to its last iteration), and its time to
+ * each iteration after the first, against GPS's.
+ */
+static void ddl_csim_check(struct ddl_csim *c, struct ddl_csum *sum)
+{
+	u64 big = 0;
+	u32 j, i;
+
+	/* The slack: 1/DDL_C_SLACK_DEN, or the mix's largest burst. */
+	for (j = 0; j < c->jobs; j++)
+		big = max(big, c->pkts[j] * DDL_C_PKT_NS);
+
+	for (j = 0; j < c->jobs; j++) {
+		u64 jct = c->done[j][DDL_C_ITERS - 1] - c->start[j];
+		u64 gps = c->done_gps[j][DDL_C_ITERS - 1] - c->start[j];
+		s64 ppm = div64_s64(((s64)jct - (s64)gps) * 1000000, gps);
+
+		sum->jobs++;
+		sum->jct += jct;
+		sum->jct_gps += gps;
+		sum->worst_ppm = max(sum->worst_ppm, ppm);
+		if (jct > gps + max(gps / DDL_C_SLACK_DEN, big))
+			sum->late++;
+		for (i = 1; i < c->iters; i++) {
+			jct = c->done[j][i] - c->start[j];
+			gps = c->done_gps[j][i] - c->start[j];
+			ppm = div64_s64(((s64)jct - (s64)gps) * 1000000, gps);
+			sum->worst_it_ppm = max(sum->worst_it_ppm, ppm);
+			if (jct > gps + max(gps / DDL_C_SLACK_DEN, big))
+				sum->late_its++;
+		}
+	}
+}
+
+#define DDL_C_SEEDS	32
+
+static void ddl_csim_seeds(struct kunit *test, u32 mode, struct ddl_csum *sum)
+{
+	struct rnd_state rnd;
+	struct ddl_csim *c;
+	u32 seed;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	for (seed = 1; seed <= DDL_C_SEEDS; seed++) {
+		prandom_seed_state(&rnd, seed);
+		ddl_csim_draw(c, &rnd);
+		ddl_csim_run(test, c, mode);
+		ddl_csim_gps(test, c);
+		ddl_csim_check(c, sum);
+	}
+	kunit_info(test, "%u jobs: JCT %llu ms, GPS %llu ms; %u late, worst %lld ppm behind GPS; iterations: %u late, worst %lld ppm",
+		   sum->jobs, div_u64(sum->jct, DDL_C_MS),
+		   div_u64(sum->jct_gps, DDL_C_MS), sum->late, sum->worst_ppm,
+		   sum->late_its, sum->worst_it_ppm);
+}
+
+/*
+ * The closed-loop guarantee: in random mixes of jobs whose senders stall,
+ * each job's JCT, and the time to each of its iterations after the first,
+ * is no later than under closed-loop per-job GPS plus the slack:
+ * 1/DDL_C_SLACK_DEN of it, or the time of the mix's largest burst if
+ * that is more.  The jobs' total is no later than GPS's.
+ */
+static void ddl_fair_closed_loop_test(struct kunit *test)
+{
+	struct ddl_csum sum = { .worst_ppm = S64_MIN, .worst_it_ppm = S64_MIN };
+
+	ddl_csim_seeds(test, TC_DDL_MODE_FAIR, &sum);
+	KUNIT_EXPECT_EQ(test, sum.late, 0U);
+	KUNIT_EXPECT_EQ(test, sum.late_its, 0U);
+	KUNIT_EXPECT_LE(test, sum.jct, sum.jct_gps);
+}
+
+/* The check can fail: static priority makes the jobs of high minors late. */
+static void ddl_fair_closed_loop_catches_static_test(struct kunit *test)
+{
+	struct ddl_csum sum = { .worst_ppm = S64_MIN, .worst_it_ppm = S64_MIN };
+
+	ddl_csim_seeds(test, TC_DDL_MODE_STATIC, &sum);
+	KUNIT_EXPECT_GT(test, sum.late, 0U);
+}
+
+struct ddl_wrong_case {
+	const char	*name;
+	u32		num;		/* job 0 sends num/den of its size */
+	u32		den;
+};
+
+static const struct ddl_wrong_case ddl_wrong_cases[] = {
+	{ "too_large_2x", 1, 2 },
+	{ "too_large_4x", 1, 4 },
+	{ "too_small_half", 2, 1 },
+	{ "too_small_quarter", 4, 1 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_wrong, ddl_wrong_cases, name);
+
+/*
+ * A size learned wrong.  Job 0 of random mixes sends bursts of L bytes
+ * twice, then one of B = L * num / den, and again: its learned size (the
+ * median of three) stays L.  Against GPS of the same arrivals, the other
+ * jobs' bursts that meet a burst of B are late by at most
+ * max(L - B, L / DDL_FAIR_SLACK) bytes, plus a packet: what the wrong
+ * size holds in the reference, or lets job 0 send ahead of its tag.
+ */
+static void ddl_fair_wrong_size_test(struct kunit *test)
+{
+	const struct ddl_wrong_case *w = test->param_value;
+	s64 worst = S64_MIN, bound = 0, behind;
+	u32 seed, jobs, j, r, i, n = 0;
+	struct rnd_state rnd;
+	struct ddl_fsim *f;
+
+	for (seed = 1; seed <= 20; seed++) {
+		u64 t = DDL_F_GAP, total = 0, lsize, bsize;
+
+		prandom_seed_state(&rnd, seed);
+		jobs = 2 + prandom_u32_state(&rnd) % 5;
+		f = ddl_fsim_new(test, jobs, jobs * 12);
+		for (j = 0; j < jobs; j++) {
+			f->size[j] = (8 + prandom_u32_state(&rnd) % 300) *
+				     DDL_F_PKT;
+			total += roundup(f->size[j], DDL_F_PKT) * 4;
+		}
+		lsize = f->size[0];
+		bsize = roundup(div_u64(lsize * w->num, w->den), DDL_F_PKT);
+		bound = max_t(s64, lsize > bsize ? lsize - bsize : 0,
+			      lsize / DDL_FAIR_SLACK) + DDL_F_PKT;
+		for (r = 0; r < 12; r++) {
+			for (j = 0; j < jobs; j++)
+				ddl_fsim_add(f, j, j || r % 3 != 2 ?
+					     f->size[j] : (u32)bsize,
+					     t + prandom_u32_state(&rnd) % total);
+			t += 2 * total + DDL_F_GAP;
+		}
+		ddl_fsim_seal(f);
+		ddl_fsim_run(f);
+		ddl_fsim_gps(f);
+		for (i = 0; i < f->nb; i++) {
+			const struct ddl_fburst *b = &f->b[i];
+
+			if (!b->job || b->nth < DDL_F_LEARNED)
+				continue;
+			behind = (s64)b->done - (s64)b->done_gps;
+			worst = max(worst, behind - bound);
+			n++;
+		}
+		KUNIT_EXPECT_EQ(test, f->s.cls[0].burst_size, lsize);
+		ddl_fair_exit(test);
+		test->priv = NULL;
+	}
+	kunit_info(test, "%u bursts of the others: worst %lld ns past the bound",
+		   n, worst);
+	KUNIT_EXPECT_LE(test, worst, 0LL);
+}
+
+static int ddl_u32_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Unknown sizes: 2-6 jobs start their first bursts, of 50-1500 packets,
+ * at once; each sender's TCP slow start queues 10 packets, then twice as
+ * many every 100 us.  On average they finish within 13/10 of serving the
+ * bursts one after another, shortest first.
+ */
+static void ddl_fair_unknown_serial_test(struct kunit *test)
+{
+	u64 mean = 0, serial = 0, sum = 0, worst = 0;
+	u32 seed, j, k, left, cw, sorted[DDL_C_JOBS_MAX + 1];
+	struct rnd_state rnd;
+	struct ddl_csim *c;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	for (seed = 1; seed <= 40; seed++) {
+		u64 m = 0, ser = 0, t = 0;
+
+		prandom_seed_state(&rnd, seed);
+		memset(c, 0, sizeof(*c));
+		c->jobs = 2 + prandom_u32_state(&rnd) % (DDL_C_JOBS_MAX - 1);
+		c->iters = 1;
+		for (j = 0; j < c->jobs; j++) {
+			c->pkts[j] = 50 + prandom_u32_state(&rnd) % 1451;
+			left = c->pkts[j];
+			for (k = 0, cw = 10; k < DDL_C_PIECES && left; k++) {
+				c->piece[j][0][k] = k == DDL_C_PIECES - 1 ?
+						    left : min(left, cw);
+				c->stall[j][0][k] = k ? 100 * DDL_C_US : 0;
+				left -= c->piece[j][0][k];
+				cw *= 2;
+			}
+			sorted[j] = c->pkts[j];
+		}
+		ddl_csim_run(test, c, TC_DDL_MODE_FAIR);
+		sort(sorted, c->jobs, sizeof(u32), ddl_u32_cmp, NULL);
+		for (j = 0; j < c->jobs; j++) {
+			m += c->done[j][0];
+			t += sorted[j] * DDL_C_PKT_NS;
+			ser += t;
+		}
+		mean += m;
+		serial += ser;
+		worst = max(worst, div64_u64(m * 1000, ser));
+		sum++;
+	}
+	kunit_info(test, "%llu mixes: mean %llu us, serial %llu us, worst mix %llu/1000",
+		   sum, div_u64(mean, 1000 * sum), div_u64(serial, 1000 * sum),
+		   worst);
+	KUNIT_EXPECT_LE(test, mean * 10, serial * 13);
+}
+
 static struct kunit_case ddl_fair_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_fair_guarantee_test),
 	KUNIT_CASE_SLOW(ddl_fair_guarantee_catches_static_test),
@@ -645,6 +1053,10 @@ static struct kunit_case ddl_fair_test_cases[] = {
 	KUNIT_CASE(ddl_fair_size_change_test),
 	KUNIT_CASE(ddl_fair_weight_test),
 	KUNIT_CASE(ddl_fair_stable_order_test),
+	KUNIT_CASE_SLOW(ddl_fair_closed_loop_test),
+	KUNIT_CASE_SLOW(ddl_fair_closed_loop_catches_static_test),
+	KUNIT_CASE(ddl_fair_unknown_serial_test),
+	KUNIT_CASE_PARAM(ddl_fair_wrong_size_test, ddl_wrong_gen_params),
 	{}
 };
 
