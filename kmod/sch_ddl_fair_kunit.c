@@ -990,56 +990,147 @@ static int ddl_u32_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define DDL_U_JOBS	6
+#define DDL_U_PKTS	1500
+#define DDL_U_RTT	(100 * DDL_C_US)
+
+/*
+ * First bursts of unknown size, all at time 0, each queued by a TCP
+ * sender in slow start: 10 packets, then two more a round trip after each
+ * of its packets leaves (the ACK clock), until its burst is queued.
+ * Returns the sum of their completion times; @done gets each one's.
+ */
+static u64 ddl_unknown_run(struct kunit *test, u32 jobs, const u32 *pkts,
+			   u64 *done)
+{
+	u32 qlen[DDL_U_JOBS] = {}, unq[DDL_U_JOBS], head[DDL_U_JOBS] = {};
+	u32 tail[DDL_U_JOBS] = {}, j, idx, left = jobs, n;
+	u64 (*ack)[DDL_U_PKTS], now = 0, wake, sum = 0;
+	enum ddl_reason reason;
+	struct ddl_fsim *f;
+
+	ack = kunit_kcalloc(test, jobs, sizeof(*ack), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ack);
+	f = ddl_fsim_new(test, jobs, 1);
+	for (j = 0; j < jobs; j++)
+		unq[j] = pkts[j];
+	while (left) {
+		wake = U64_MAX;
+		for (j = 0; j < jobs; j++) {
+			/* The initial window, then two per ACK due. */
+			n = unq[j] == pkts[j] ? 10 : 0;
+			while (head[j] < tail[j] && ack[j][head[j]] <= now) {
+				head[j]++;
+				n += 2;
+			}
+			for (n = min(n, unq[j]); n; n--, unq[j]--) {
+				if (!qlen[j]++)
+					ddl_activate(&f->s, j, now);
+				ddl_arrived(&f->s, &f->p, j, DDL_F_PKT, now);
+			}
+			if (unq[j] && head[j] < tail[j])
+				wake = min(wake, ack[j][head[j]]);
+		}
+		idx = ddl_pick(&f->s, &f->p, now, &reason);
+		if (idx == DDL_NONE) {
+			KUNIT_ASSERT_NE(test, wake, U64_MAX);
+			now = wake;
+			continue;
+		}
+		KUNIT_ASSERT_LT(test, idx, jobs);
+		ddl_served(&f->s, &f->p, idx, reason, DDL_F_PKT, now);
+		now += DDL_C_PKT_NS;
+		ack[idx][tail[idx]++] = now + DDL_U_RTT;
+		if (--qlen[idx])
+			continue;
+		ddl_deactivate(&f->s, idx, now);
+		if (unq[idx])
+			continue;
+		done[idx] = now;
+		sum += now;
+		left--;
+	}
+	ddl_fair_exit(test);
+	test->priv = NULL;
+	return sum;
+}
+
+/*
+ * The serial schedule (shortest first) and processor sharing of bursts of
+ * @pkts that start together: the sums of their completion times, ns.
+ */
+static void ddl_unknown_ref(u32 jobs, const u32 *pkts, u64 *serial, u64 *ps)
+{
+	u32 sorted[DDL_U_JOBS], j;
+	u64 t = 0, before = 0;
+
+	memcpy(sorted, pkts, jobs * sizeof(u32));
+	sort(sorted, jobs, sizeof(u32), ddl_u32_cmp, NULL);
+	*serial = 0;
+	*ps = 0;
+	for (j = 0; j < jobs; j++) {
+		t += sorted[j] * DDL_C_PKT_NS;
+		*serial += t;
+		/* Under PS the j-th smallest leaves once all have sent it. */
+		*ps += before + (u64)(jobs - j) * sorted[j] * DDL_C_PKT_NS;
+		before += sorted[j] * DDL_C_PKT_NS;
+	}
+}
+
 /*
  * Unknown sizes: 2-6 jobs start their first bursts, of 50-1500 packets,
- * at once; each sender's TCP slow start queues 10 packets, then twice as
- * many every 100 us.  On average they finish within 13/10 of serving the
- * bursts one after another, shortest first.
+ * at once, each sender in TCP slow start (ddl_unknown_run()).  On average
+ * they finish within 13/10 of serving the bursts one after another at the
+ * link's rate, shortest first, and sooner than under processor sharing.
  */
 static void ddl_fair_unknown_serial_test(struct kunit *test)
 {
-	u64 mean = 0, serial = 0, sum = 0, worst = 0;
-	u32 seed, j, k, left, cw, sorted[DDL_C_JOBS_MAX + 1];
+	u64 mean = 0, serial = 0, ps = 0, worst = 0, done[DDL_U_JOBS];
+	u32 seed, j, jobs, pkts[DDL_U_JOBS];
 	struct rnd_state rnd;
-	struct ddl_csim *c;
 
-	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, c);
 	for (seed = 1; seed <= 40; seed++) {
-		u64 m = 0, ser = 0, t = 0;
+		u64 m, ser, sh;
 
 		prandom_seed_state(&rnd, seed);
-		memset(c, 0, sizeof(*c));
-		c->jobs = 2 + prandom_u32_state(&rnd) % (DDL_C_JOBS_MAX - 1);
-		c->iters = 1;
-		for (j = 0; j < c->jobs; j++) {
-			c->pkts[j] = 50 + prandom_u32_state(&rnd) % 1451;
-			left = c->pkts[j];
-			for (k = 0, cw = 10; k < DDL_C_PIECES && left; k++) {
-				c->piece[j][0][k] = k == DDL_C_PIECES - 1 ?
-						    left : min(left, cw);
-				c->stall[j][0][k] = k ? 100 * DDL_C_US : 0;
-				left -= c->piece[j][0][k];
-				cw *= 2;
-			}
-			sorted[j] = c->pkts[j];
-		}
-		ddl_csim_run(test, c, TC_DDL_MODE_FAIR);
-		sort(sorted, c->jobs, sizeof(u32), ddl_u32_cmp, NULL);
-		for (j = 0; j < c->jobs; j++) {
-			m += c->done[j][0];
-			t += sorted[j] * DDL_C_PKT_NS;
-			ser += t;
-		}
+		jobs = 2 + prandom_u32_state(&rnd) % (DDL_U_JOBS - 1);
+		for (j = 0; j < jobs; j++)
+			pkts[j] = 50 + prandom_u32_state(&rnd) %
+				       (DDL_U_PKTS - 49);
+		m = ddl_unknown_run(test, jobs, pkts, done);
+		ddl_unknown_ref(jobs, pkts, &ser, &sh);
 		mean += m;
 		serial += ser;
+		ps += sh;
 		worst = max(worst, div64_u64(m * 1000, ser));
-		sum++;
 	}
-	kunit_info(test, "%llu mixes: mean %llu us, serial %llu us, worst mix %llu/1000",
-		   sum, div_u64(mean, 1000 * sum), div_u64(serial, 1000 * sum),
-		   worst);
+	kunit_info(test, "40 mixes: mean %llu us, serial %llu us, PS %llu us, worst mix %llu/1000 of serial",
+		   div_u64(mean, 40000), div_u64(serial, 40000),
+		   div_u64(ps, 40000), worst);
 	KUNIT_EXPECT_LE(test, mean * 10, serial * 13);
+	KUNIT_EXPECT_LT(test, mean, ps);
+}
+
+/*
+ * The presets' first iteration: 2-6 identical jobs of 1000 packets,
+ * unknown, at once.  Within 13/10 of the serial schedule, and sooner than
+ * processor sharing.
+ */
+static void ddl_fair_unknown_equal_test(struct kunit *test)
+{
+	u32 pkts[DDL_U_JOBS], jobs;
+	u64 done[DDL_U_JOBS], m, ser, sh;
+
+	for (jobs = 2; jobs <= DDL_U_JOBS; jobs++) {
+		memset32(pkts, 1000, jobs);
+		m = ddl_unknown_run(test, jobs, pkts, done);
+		ddl_unknown_ref(jobs, pkts, &ser, &sh);
+		kunit_info(test, "%u jobs: mean %llu us, serial %llu us, PS %llu us",
+			   jobs, div_u64(m, 1000 * jobs),
+			   div_u64(ser, 1000 * jobs), div_u64(sh, 1000 * jobs));
+		KUNIT_EXPECT_LE_MSG(test, m * 10, ser * 13, "%u jobs", jobs);
+		KUNIT_EXPECT_LT_MSG(test, m, sh, "%u jobs", jobs);
+	}
 }
 
 static struct kunit_case ddl_fair_test_cases[] = {
@@ -1056,6 +1147,7 @@ static struct kunit_case ddl_fair_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_fair_closed_loop_test),
 	KUNIT_CASE_SLOW(ddl_fair_closed_loop_catches_static_test),
 	KUNIT_CASE(ddl_fair_unknown_serial_test),
+	KUNIT_CASE(ddl_fair_unknown_equal_test),
 	KUNIT_CASE_PARAM(ddl_fair_wrong_size_test, ddl_wrong_gen_params),
 	{}
 };
