@@ -352,6 +352,7 @@ struct ddl_job_log {
  *	first burst after a quiet time (ddl_burst_start())
  * @iter_bytes: bytes of the earlier bursts of the current iteration
  * @pre_bytes: bytes of its iterations before it was first @gapped
+ * @gap: EWMA of the quiet time before its iterations (its compute), ns
  * @gapped: it has been quiet for DDL_FAIR_PAUSE_US between two bursts
  * @period: EWMA of the time between iteration starts, ns
  * @mdev: EWMA of the deviation of iteration intervals from @period, ns
@@ -415,6 +416,7 @@ struct ddl_cls {
 	u64			iter_start;
 	u64			iter_bytes;
 	u64			pre_bytes;
+	u64			gap;
 	u64			period;
 	u64			mdev;
 	u64			burst_size;

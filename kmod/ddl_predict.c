@@ -99,6 +99,7 @@ void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
 	c->iter_start = now;
 	c->iter_bytes = 0;
 	c->pre_bytes = 0;
+	c->gap = 0;
 	c->gapped = false;
 	ddl_periodic_del(s, c);
 	ddl_fair_reset(s, c);
@@ -332,6 +333,7 @@ static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
 		c->iter_bytes = bytes;	/* the iteration goes on */
 		return;
 	}
+	c->gap = c->gap ? ddl_ewma(c->gap, quiet) : quiet;
 	c->iter_start = now;
 	c->iter_bytes = 0;
 }
@@ -344,8 +346,10 @@ static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
  * A sender stalls within a burst: TCP waits for ACKs, a loaded host does
  * not run the sender.  Such a pause does not end the burst when the job
  * has a learned size, its iteration has sent less than seven eighths of
- * it, and it was quiet for less than DDL_FAIR_PAUSE_US or came back within
- * a quarter period of the iteration's start; nor, whatever its bytes, when
+ * it, and it was quiet for less than DDL_FAIR_PAUSE_US or half its usual
+ * compute (the quiet time before its iterations, whichever is longer), or
+ * came back within a quarter period of the iteration's start; nor,
+ * whatever its bytes, when
  * its period is steady (predicted) and it came back within a quarter
  * period.  A size learned too large is unlearned by the job's compute
  * time: iterations a period apart are more than a quarter period apart.
@@ -361,7 +365,8 @@ bool ddl_burst_paused(const struct ddl_cls *c, u64 now)
 	if (c->predicted && early)
 		return true;
 	return size && c->iter_bytes + c->cur_bytes < size - size / 8 &&
-	       (early || now - c->empty_since < DDL_FAIR_PAUSE_NS);
+	       (early || now - c->empty_since < max(DDL_FAIR_PAUSE_NS,
+						    c->gap / 2));
 }
 
 /**

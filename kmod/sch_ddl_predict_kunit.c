@@ -747,6 +747,8 @@ static const struct ddl_stall_case ddl_stall_cases[] = {
 	{ "loaded_9ms", 3, 2 * DDL_P_MS, 9 * DDL_P_MS, 1, false, 0 },
 	{ "loaded_90ms_early", 2, 20 * DDL_P_MS, 90 * DDL_P_MS, 4, true, 0 },
 	{ "late_150ms_every_3rd", 2, DDL_P_MS, 2 * DDL_P_MS, 1, false, 3 },
+	{ "gloo_20_60ms_anywhere", 3, 20 * DDL_P_MS, 60 * DDL_P_MS, 5, false,
+	  0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ddl_stall, ddl_stall_cases, name);
