@@ -347,12 +347,12 @@ static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
  * not run the sender.  Such a pause does not end the burst when the job
  * has a learned size, its iteration has sent less than seven eighths of
  * it, and it was quiet for less than DDL_FAIR_PAUSE_US or half its usual
- * compute (the quiet time before its iterations, whichever is longer), or
+ * compute (the quiet time before its iterations), whichever is longer, or
  * came back within a quarter period of the iteration's start; nor,
- * whatever its bytes, when
- * its period is steady (predicted) and it came back within a quarter
- * period.  A size learned too large is unlearned by the job's compute
- * time: iterations a period apart are more than a quarter period apart.
+ * whatever its bytes, when its period is steady (predicted) and it came
+ * back within a quarter period.  A size learned too large is unlearned by
+ * the job's compute time: iterations a period apart are more than a
+ * quarter period apart.
  *
  * Context: under the qdisc lock; pure.
  * Return: true if the burst goes on.
