@@ -635,6 +635,83 @@ static void ddl_fair_stable_order_test(struct kunit *test)
 	}
 }
 
+/* Job @idx becomes backlogged and queues @pkts packets of its burst. */
+static void ddl_fr_queue(struct ddl_sched *s, u32 idx, u32 pkts)
+{
+	ddl_fair_queue(s, &s->cls[idx]);
+	while (pkts--)
+		ddl_fair_enqueued(s, idx, DDL_F_PKT);
+}
+
+/* The link sends @pkts packets of job @idx; its queue empties if @empty. */
+static void ddl_fr_serve(struct ddl_sched *s, u32 idx, u32 pkts, bool empty)
+{
+	while (pkts--)
+		ddl_fair_served(s, DDL_F_PKT);
+	if (empty)
+		ddl_fair_unqueue(s, &s->cls[idx]);
+}
+
+/*
+ * A sender that pauses past its tag: job 0 queues 50 packets of its burst
+ * of 100, is served and pauses, while job 1's burst of 300 keeps the
+ * reference going.  A resume before the reference has finished job 0's tag
+ * keeps the tag.  Once it has, job 2's burst of 40 arrives and job 0
+ * resumes with 50 packets left: per-job fair sharing of these arrivals
+ * finishes job 2, then job 0, then job 1, and so must the order.  Without
+ * the retag, job 0's old tag would put its rest ahead of job 2.
+ */
+static void ddl_fair_resume_test(struct kunit *test)
+{
+	struct ddl_fsim *f = ddl_fsim_new(test, 3, 1);
+	const u32 order[] = { 2, 0, 1 }, left[] = { 40, 50, 150 };
+	struct ddl_sched *s = &f->s;
+	u64 u = ddl_vlen(DDL_F_PKT, 1);
+	u32 i;
+
+	s->cls[0].burst_size = 100 * DDL_F_PKT;
+	s->cls[1].burst_size = 300 * DDL_F_PKT;
+	s->cls[2].burst_size = 40 * DDL_F_PKT;
+
+	ddl_fair_burst(s, 1, 0);
+	ddl_fr_queue(s, 1, 300);
+	ddl_fair_burst(s, 0, 0);
+	ddl_fr_queue(s, 0, 50);
+	KUNIT_ASSERT_EQ(test, ddl_fair_first(s), 0U);
+	ddl_fr_serve(s, 0, 50, true);
+	KUNIT_EXPECT_EQ(test, s->vtime, 25 * u);
+
+	/* Early: the reference still holds the tag, which stays. */
+	ddl_fair_resume(s, 0);
+	KUNIT_EXPECT_EQ(test, s->cls[0].vfinish, 100 * u);
+	KUNIT_EXPECT_EQ(test, s->gps_jobs, 2U);
+
+	/* Job 1 alone on the link: at V = 100 the reference finishes job 0. */
+	ddl_fr_serve(s, 1, 150, false);
+	KUNIT_EXPECT_EQ(test, s->vtime, 100 * u);
+	KUNIT_EXPECT_EQ(test, s->gps_jobs, 1U);
+
+	ddl_fair_burst(s, 2, 0);
+	ddl_fr_queue(s, 2, 40);
+	KUNIT_EXPECT_EQ(test, s->cls[2].vfinish, 140 * u);
+	ddl_fair_queue(s, &s->cls[0]);
+	ddl_fair_resume(s, 0);
+	ddl_fr_queue(s, 0, 50);
+	/* The rest, 50 packets, from V. */
+	KUNIT_EXPECT_EQ(test, s->cls[0].vfinish, 150 * u);
+	KUNIT_EXPECT_EQ(test, s->gps_jobs, 3U);
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		KUNIT_EXPECT_EQ(test, ddl_fair_first(s), order[i]);
+		ddl_fr_serve(s, ddl_fair_first(s), left[i], true);
+	}
+	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), (u32)DDL_NONE);
+
+	/* A burst sent whole has nothing to put back. */
+	ddl_fair_resume(s, 2);
+	KUNIT_EXPECT_EQ(test, s->cls[2].vfinish, 140 * u);
+}
+
 /*
  * Closed loop: training jobs, each a loop of a burst and a compute phase.
  * Job j sends iteration i's burst of pkts[j] packets when its burst i - 1
@@ -1148,6 +1225,7 @@ static struct kunit_case ddl_fair_test_cases[] = {
 	KUNIT_CASE(ddl_fair_size_change_test),
 	KUNIT_CASE(ddl_fair_weight_test),
 	KUNIT_CASE(ddl_fair_stable_order_test),
+	KUNIT_CASE(ddl_fair_resume_test),
 	KUNIT_CASE_SLOW(ddl_fair_closed_loop_test),
 	KUNIT_CASE_SLOW(ddl_fair_closed_loop_catches_static_test),
 	KUNIT_CASE(ddl_fair_unknown_serial_test),
