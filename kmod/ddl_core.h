@@ -89,6 +89,15 @@
 #define DDL_INTERVAL_MAX	10000000U
 
 #define DDL_LEAD_MAX		10000000U	/* us; 0 disables prediction */
+/*
+ * The defaults of target and lead (TC_DDL_AUTO): with a rate, a target of
+ * DDL_TARGET_AUTO_US at the rate, at least DDL_TARGET_AUTO_MIN bytes, and
+ * lead windows of DDL_LEAD_AUTO_US (at most a quarter of maxperiod); no
+ * rate, no target and no lead windows.
+ */
+#define DDL_TARGET_AUTO_US	2000U
+#define DDL_TARGET_AUTO_MIN	3028U		/* bytes: two full frames */
+#define DDL_LEAD_AUTO_US	20000U
 
 #define DDL_MAXPERIOD_DEFAULT	10000000U	/* us */
 #define DDL_MAXPERIOD_MIN	1000U
@@ -169,10 +178,12 @@
  * @rate: shaping rate, bytes per second; 0: no shaping
  * @burst: bytes that may leave back to back after an idle period; 0: auto
  * @target: standing-queue target, bytes; 0 with @target_us 0: no target
- * @target_us: standing-queue target as time at @rate (instead of @target)
+ * @target_us: standing-queue target as time at @rate (instead of @target);
+ *	TC_DDL_AUTO: DDL_TARGET_AUTO_US if there is a rate
  * @interval_us: how long the queue may stay above target between signals
  * @ecn: mark ECN-capable packets CE instead of dropping them
- * @lead_us: drain this long before a predicted burst; 0: no prediction
+ * @lead_us: drain this long before a predicted burst; 0: no prediction;
+ *	TC_DDL_AUTO: DDL_LEAD_AUTO_US if there is a target
  * @maxperiod_us: burst intervals longer than this are not periodic
  * @epoch_us: mode cluster: length of an epoch of the shared clock
  * @base_ns: mode cluster: where epoch 0 begins on the shared clock
@@ -181,6 +192,7 @@
  *	later ranks
  * @burst_ns: derived by ddl_params_derive(): @burst as time at @rate
  * @target_bytes: derived by ddl_params_derive(): the target in force, bytes
+ * @lead_ns: derived by ddl_params_derive(): the lead in force, ns
  */
 struct ddl_params {
 	u32	limit;
@@ -207,6 +219,7 @@ struct ddl_params {
 
 	u64	burst_ns;
 	u64	target_bytes;
+	u64	lead_ns;
 };
 
 /**

@@ -343,6 +343,7 @@ static int ddl_config_show(struct seq_file *m, void *v)
 	/* Derived */
 	seq_printf(m, "burst_ns %llu\n", p.burst_ns);
 	seq_printf(m, "target_bytes %llu\n", p.target_bytes);
+	seq_printf(m, "lead_ns %llu\n", p.lead_ns);
 	seq_printf(m, "burst_gap_ns %llu\n", gap);
 	seq_printf(m, "green %x\n", ddl_idx_to_minor(q, green));
 	seq_printf(m, "green_turn_ns %llu\n", turn);

@@ -137,7 +137,7 @@ u64 ddl_ewma(u64 avg, u64 sample)
  */
 static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
 {
-	u64 lead = (u64)p->lead_us * NSEC_PER_USEC_U64, next = 0;
+	u64 lead = p->lead_ns, next = 0;
 	struct ddl_cls *c = NULL;
 	struct rb_node *node;
 

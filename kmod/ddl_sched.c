@@ -45,10 +45,10 @@ void ddl_params_init(struct ddl_params *p)
 	p->rate = 0;
 	p->burst = 0;
 	p->target = 0;
-	p->target_us = 0;
+	p->target_us = TC_DDL_AUTO;
 	p->interval_us = DDL_INTERVAL_DEFAULT;
 	p->ecn = 1;
-	p->lead_us = 0;
+	p->lead_us = TC_DDL_AUTO;
 	p->maxperiod_us = DDL_MAXPERIOD_DEFAULT;
 	p->epoch_us = DDL_EPOCH_DEFAULT;
 	p->base_ns = 0;
@@ -56,38 +56,59 @@ void ddl_params_init(struct ddl_params *p)
 	ddl_params_derive(p);
 }
 
+/* The target in force, bytes: see ddl_params_derive(). */
+static u64 ddl_target_bytes(const struct ddl_params *p)
+{
+	if (!p->rate)
+		return p->target;
+	if (p->target_us == TC_DDL_AUTO)
+		return p->target ?:
+		       max_t(u64, DDL_TARGET_AUTO_MIN,
+			     div64_u64(DDL_TARGET_AUTO_US * p->rate,
+				       USEC_PER_SEC_U64));
+	if (p->target_us)
+		return div64_u64(p->target_us * p->rate, USEC_PER_SEC_U64);
+	return p->target;
+}
+
 /**
  * ddl_params_derive() - compute the derived fields of a configuration
  * @p: configuration; @rate at most DDL_RATE_MAX, @target_us at most
- *     DDL_TARGET_TIME_MAX
+ *     DDL_TARGET_TIME_MAX or TC_DDL_AUTO
  *
  * @p->burst_ns is the burst as time at the rate: @p->burst bytes, or with
  * @p->burst 0, DDL_BURST_AUTO_US but at least DDL_BURST_MIN_AUTO bytes.
- * @p->target_bytes is @p->target, or @p->target_us at the rate.  Without a
- * rate both are 0, except a target in bytes.  No overflow: 1e13 us*bytes/s
- * and 2^26 bytes * 1e9 stay far below 2^64.
+ * @p->target_bytes is @p->target, or @p->target_us at the rate; with
+ * @p->target_us TC_DDL_AUTO and no @p->target, DDL_TARGET_AUTO_US at the
+ * rate but at least DDL_TARGET_AUTO_MIN bytes.  Without a rate both are 0, except a target in
+ * bytes.  @p->lead_ns is @p->lead_us, DDL_LEAD_AUTO_US (at most a quarter
+ * of @p->maxperiod_us) for TC_DDL_AUTO, and 0 without a target.  No
+ * overflow: 1e13 us*bytes/s and 2^26 bytes * 1e9 stay far below 2^64.
  *
  * Context: any.
  */
 void ddl_params_derive(struct ddl_params *p)
 {
 	u64 burst;
+	u32 lead;
 
 	p->burst_ns = 0;
-	p->target_bytes = p->target;
-	if (!p->rate)
-		return;
-
-	if (p->target_us)
-		p->target_bytes = div64_u64(p->target_us * p->rate,
-					    USEC_PER_SEC_U64);
-	if (p->burst) {
-		burst = p->burst;
-	} else {
-		burst = div64_u64(DDL_BURST_AUTO_US * p->rate, USEC_PER_SEC_U64);
-		burst = max_t(u64, burst, DDL_BURST_MIN_AUTO);
+	p->target_bytes = ddl_target_bytes(p);
+	if (p->rate) {
+		if (p->burst) {
+			burst = p->burst;
+		} else {
+			burst = div64_u64(DDL_BURST_AUTO_US * p->rate,
+					  USEC_PER_SEC_U64);
+			burst = max_t(u64, burst, DDL_BURST_MIN_AUTO);
+		}
+		p->burst_ns = div64_u64(burst * NSEC_PER_SEC_U64, p->rate);
 	}
-	p->burst_ns = div64_u64(burst * NSEC_PER_SEC_U64, p->rate);
+
+	lead = p->lead_us;
+	if (lead == TC_DDL_AUTO)
+		lead = min(DDL_LEAD_AUTO_US, p->maxperiod_us / 4);
+	p->lead_ns = p->target_bytes ? (u64)lead * NSEC_PER_USEC : 0;
 }
 
 /**
@@ -775,7 +796,7 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 	ddl_cluster_mode(s, p, now);
 
 	if (old->target_bytes != p->target_bytes ||
-	    old->lead_us != p->lead_us ||
+	    old->lead_ns != p->lead_ns ||
 	    old->maxperiod_us != p->maxperiod_us) {
 		ddl_disarm(s, now);
 		s->above = false;

@@ -223,19 +223,26 @@ static void ddl_z_params(struct ddl_zsim *z, struct ddl_params *p, u32 jobs)
 			  DDL_MAXPERIOD_MIN +
 			  ddl_z_rnd(z, DDL_MAXPERIOD_MAX - DDL_MAXPERIOD_MIN + 1);
 
-	/* A target in bytes or in time, at most limit x MTU, at least 1. */
-	switch (ddl_z_rnd(z, 3)) {
+	/*
+	 * The default target (auto), none, or one given in bytes or in time,
+	 * at most limit x MTU, at least 1.
+	 */
+	switch (ddl_z_rnd(z, 4)) {
 	case 1:
 		p->target = 1 + ddl_z_rnd(z, p->limit * DDL_Z_MTU);
+		p->target_us = 0;
 		break;
 	case 2:
-		if (p->rate)
-			p->target_us = 1 + ddl_z_rnd(z, DDL_TARGET_TIME_MAX);
+		p->target_us = p->rate ? 1 + ddl_z_rnd(z, DDL_TARGET_TIME_MAX) :
+					 0;
+		break;
+	case 3:
+		p->target_us = 0;
 		break;
 	}
 	ddl_params_derive(p);
-	if (p->target_us && (!p->target_bytes ||
-			     p->target_bytes > (u64)p->limit * DDL_Z_MTU)) {
+	if (p->target_us && p->target_us != TC_DDL_AUTO &&
+	    (!p->target_bytes || p->target_bytes > (u64)p->limit * DDL_Z_MTU)) {
 		p->target_us = 0;
 		ddl_params_derive(p);
 	}
@@ -246,6 +253,7 @@ static void ddl_z_params(struct ddl_zsim *z, struct ddl_params *p, u32 jobs)
 		/* Mostly short enough for the periodic jobs to be predicted. */
 		p->lead_us = ddl_z_rnd(z, 4) ? 1 + ddl_z_rnd(z, min(cap, 2000U)) :
 					       1 + ddl_z_rnd(z, cap);
+		ddl_params_derive(p);
 	}
 }
 
@@ -1115,9 +1123,9 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 				  s->throttled_since, z->p.rate);
 
 	if (s->lead_job == DDL_NONE ? s->lead_active :
-	    (s->lead_job >= s->jobs || !z->p.lead_us || !z->p.target_bytes))
-		return ddl_z_fail(z, "lead job %u active %d, lead %u us",
-				  s->lead_job, s->lead_active, z->p.lead_us);
+	    (s->lead_job >= s->jobs || !z->p.lead_ns || !z->p.target_bytes))
+		return ddl_z_fail(z, "lead job %u active %d, lead %llu ns",
+				  s->lead_job, s->lead_active, z->p.lead_ns);
 	if (s->lead_active && s->lead_open > z->now)
 		return ddl_z_fail(z, "lead window open before %llu",
 				  s->lead_open);

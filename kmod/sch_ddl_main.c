@@ -631,17 +631,9 @@ static struct netlink_range_validation ddl_target_range = {
 	.max = DDL_TARGET_MAX,
 };
 
-static struct netlink_range_validation ddl_target_time_range = {
-	.max = DDL_TARGET_TIME_MAX,
-};
-
 static struct netlink_range_validation ddl_interval_range = {
 	.min = DDL_INTERVAL_MIN,
 	.max = DDL_INTERVAL_MAX,
-};
-
-static struct netlink_range_validation ddl_lead_range = {
-	.max = DDL_LEAD_MAX,
 };
 
 static struct netlink_range_validation ddl_maxperiod_range = {
@@ -673,12 +665,12 @@ static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_BURST]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_burst_range),
 	[TCA_DDL_TARGET]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ddl_target_range),
-	[TCA_DDL_TARGET_TIME]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ddl_target_time_range),
+	/* Ranges checked in ddl_parse_pace(): TC_DDL_AUTO is allowed. */
+	[TCA_DDL_TARGET_TIME]	= { .type = NLA_U32 },
 	[TCA_DDL_INTERVAL]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ddl_interval_range),
 	[TCA_DDL_ECN]		= NLA_POLICY_MAX(NLA_U32, 1),
-	[TCA_DDL_LEAD]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_lead_range),
+	[TCA_DDL_LEAD]		= { .type = NLA_U32 },
 	[TCA_DDL_MAXPERIOD]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&ddl_maxperiod_range),
 	[TCA_DDL_EPOCH]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_epoch_range),
@@ -708,6 +700,8 @@ static void ddl_get_u32(u32 *v, struct nlattr *attr)
 static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
 			  bool create, struct netlink_ext_ack *extack)
 {
+	bool target_auto;
+
 	if (tb[TCA_DDL_RATE]) {
 		u64 rate = nla_get_u64(tb[TCA_DDL_RATE]);
 
@@ -738,36 +732,55 @@ static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
 	if (tb[TCA_DDL_TARGET_TIME]) {
 		p->target_us = nla_get_u32(tb[TCA_DDL_TARGET_TIME]);
 		p->target = 0;
+		if (p->target_us != TC_DDL_AUTO &&
+		    p->target_us > DDL_TARGET_TIME_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_TARGET_TIME],
+					    "target must be auto or at most 10s");
+			return -ERANGE;
+		}
 	}
 	ddl_get_u32(&p->burst, tb[TCA_DDL_BURST]);
 	ddl_get_u32(&p->interval_us, tb[TCA_DDL_INTERVAL]);
 	ddl_get_u32(&p->ecn, tb[TCA_DDL_ECN]);
 	ddl_get_u32(&p->lead_us, tb[TCA_DDL_LEAD]);
 	ddl_get_u32(&p->maxperiod_us, tb[TCA_DDL_MAXPERIOD]);
+	if (p->lead_us != TC_DDL_AUTO && p->lead_us > DDL_LEAD_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_LEAD],
+				    "lead must be auto or at most 10s");
+		return -ERANGE;
+	}
 
 	if (tb[TCA_DDL_BURST] && p->burst && !p->rate) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_BURST],
 				    "burst needs a rate");
 		return -EINVAL;
 	}
-	if (p->target_us && !p->rate) {
+	/*
+	 * An automatic target follows the rate: none without one, and one
+	 * above the limit never acts.  An automatic lead follows the target.
+	 */
+	target_auto = p->target_us == TC_DDL_AUTO;
+	if (p->target_us && !target_auto && !p->rate) {
 		NL_SET_ERR_MSG_MOD(extack, "A target in time needs a rate");
 		return -EINVAL;
 	}
 	ddl_params_derive(p);
 	/* Checked when one of its terms is set: the MTU may have changed. */
-	if ((create || tb[TCA_DDL_LIMIT] || tb[TCA_DDL_RATE] ||
+	if (!target_auto &&
+	    (create || tb[TCA_DDL_LIMIT] || tb[TCA_DDL_RATE] ||
 	     tb[TCA_DDL_TARGET] || tb[TCA_DDL_TARGET_TIME]) &&
 	    p->target_bytes > (u64)p->limit * mtu) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "The target is larger than the queue limit (limit x MTU bytes)");
 		return -EINVAL;
 	}
-	if ((p->target || p->target_us) && !p->target_bytes) {
+	if (!target_auto && (p->target || p->target_us) && !p->target_bytes) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "The target is less than one byte at this rate");
 		return -EINVAL;
 	}
+	if (p->lead_us == TC_DDL_AUTO)
+		return 0;
 	if (p->lead_us && !p->target_bytes) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "lead needs a target: the lead window drains the queue to it");
@@ -890,6 +903,7 @@ static void ddl_commit_params(struct ddl_params *dst,
 	memcpy(dst->dscp, src->dscp, sizeof(dst->dscp));
 	dst->burst_ns = src->burst_ns;
 	dst->target_bytes = src->target_bytes;
+	dst->lead_ns = src->lead_ns;
 }
 
 static int ddl_change(struct Qdisc *sch, struct nlattr *opt,

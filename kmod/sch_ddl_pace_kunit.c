@@ -365,6 +365,18 @@ static const struct ddl_derive_case ddl_derive_cases[] = {
 	  DDL_P_AUTO, 1250000000000ULL },
 	{ "target_1ms_at_odd_rate", DDL_ODD_RATE, 0, 0, 1000, DDL_P_AUTO,
 	  123456 },
+	/* The default target: 2 ms at the rate, at least two frames. */
+	{ "target_auto_no_rate", 0, 0, 0, TC_DDL_AUTO, 0, 0 },
+	{ "target_auto_at_1Gbit", DDL_GBIT(1), 0, 0, TC_DDL_AUTO, DDL_P_AUTO,
+	  250000 },
+	{ "target_auto_at_rate_max", DDL_RATE_MAX, 0, 0, TC_DDL_AUTO,
+	  DDL_P_AUTO, 250000000 },
+	{ "target_auto_floor_10Mbit", DDL_MBIT(10), 0, 0, TC_DDL_AUTO,
+	  DDL_P_AUTO, DDL_TARGET_AUTO_MIN },
+	{ "target_auto_floor_1kbit", DDL_KBIT(1), 0, 0, TC_DDL_AUTO,
+	  24224000000ULL, DDL_TARGET_AUTO_MIN },
+	{ "target_auto_bytes_given", DDL_GBIT(1), 0, 20000, TC_DDL_AUTO,
+	  DDL_P_AUTO, 20000 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ddl_derive, ddl_derive_cases, name);
@@ -438,7 +450,10 @@ static void ddl_params_auto_floor_test(struct kunit *test)
 	ddl_expect_auto_burst(test, p.rate, p.burst_ns);
 }
 
-/* The defaults neither shape nor control the queue nor predict. */
+/*
+ * The defaults neither shape nor control the queue nor predict: target
+ * and lead are automatic, and without a rate that is none.
+ */
 static void ddl_params_init_no_shaping_test(struct kunit *test)
 {
 	struct ddl_params p;
@@ -447,10 +462,63 @@ static void ddl_params_init_no_shaping_test(struct kunit *test)
 	ddl_params_init(&p);
 	KUNIT_EXPECT_EQ(test, p.rate, 0ULL);
 	KUNIT_EXPECT_EQ(test, p.burst_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, p.target_us, TC_DDL_AUTO);
 	KUNIT_EXPECT_EQ(test, p.target_bytes, 0ULL);
-	KUNIT_EXPECT_EQ(test, p.lead_us, 0U);
+	KUNIT_EXPECT_EQ(test, p.lead_us, TC_DDL_AUTO);
+	KUNIT_EXPECT_EQ(test, p.lead_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, p.interval_us, DDL_INTERVAL_DEFAULT);
 	KUNIT_EXPECT_EQ(test, p.maxperiod_us, DDL_MAXPERIOD_DEFAULT);
+}
+
+struct ddl_lead_case {
+	const char	*name;
+	u64		rate;
+	u32		target;
+	u32		target_us;
+	u32		lead_us;
+	u32		maxperiod_us;
+	u64		lead_ns;
+};
+
+static const struct ddl_lead_case ddl_lead_cases[] = {
+	{ "auto_with_auto_target", DDL_GBIT(1), 0, TC_DDL_AUTO, TC_DDL_AUTO,
+	  DDL_MAXPERIOD_DEFAULT, 20000000 },
+	{ "auto_no_rate", 0, 0, TC_DDL_AUTO, TC_DDL_AUTO,
+	  DDL_MAXPERIOD_DEFAULT, 0 },
+	{ "auto_target_off", DDL_GBIT(1), 0, 0, TC_DDL_AUTO,
+	  DDL_MAXPERIOD_DEFAULT, 0 },
+	{ "auto_target_bytes_no_rate", 0, 30000, 0, TC_DDL_AUTO,
+	  DDL_MAXPERIOD_DEFAULT, 20000000 },
+	{ "auto_quarter_maxperiod", DDL_GBIT(1), 0, TC_DDL_AUTO, TC_DDL_AUTO,
+	  40000, 10000000 },
+	{ "auto_maxperiod_min", DDL_GBIT(1), 0, TC_DDL_AUTO, TC_DDL_AUTO,
+	  DDL_MAXPERIOD_MIN, 250000 },
+	{ "given", DDL_GBIT(1), 0, TC_DDL_AUTO, 5000,
+	  DDL_MAXPERIOD_DEFAULT, 5000000 },
+	{ "given_off", DDL_GBIT(1), 0, TC_DDL_AUTO, 0,
+	  DDL_MAXPERIOD_DEFAULT, 0 },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_lead, ddl_lead_cases, name);
+
+/*
+ * lead_ns is the lead in force: the one given, or for auto
+ * DDL_LEAD_AUTO_US but at most a quarter of maxperiod; none without a
+ * target in force.
+ */
+static void ddl_params_lead_test(struct kunit *test)
+{
+	const struct ddl_lead_case *c = test->param_value;
+	struct ddl_params p;
+
+	ddl_params_init(&p);
+	p.rate = c->rate;
+	p.target = c->target;
+	p.target_us = c->target_us;
+	p.lead_us = c->lead_us;
+	p.maxperiod_us = c->maxperiod_us;
+	ddl_params_derive(&p);
+	KUNIT_EXPECT_EQ(test, p.lead_ns, c->lead_ns);
 }
 
 /* sch_ddl_pace: the shaper in the scheduler */
@@ -776,6 +844,7 @@ static struct kunit_case ddl_pace_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_params_derive_test, ddl_derive_gen_params),
 	KUNIT_CASE(ddl_params_auto_floor_test),
 	KUNIT_CASE(ddl_params_init_no_shaping_test),
+	KUNIT_CASE_PARAM(ddl_params_lead_test, ddl_lead_gen_params),
 	KUNIT_CASE(ddl_pace_hold_accounting_test),
 	KUNIT_CASE_PARAM(ddl_pace_greedy_test, ddl_greedy_gen_params),
 	KUNIT_CASE(ddl_pace_no_rate_test),

@@ -83,8 +83,8 @@ static void explain(void)
 		"               [ yield TIME|auto ] [ maxwait TIME ] [ bgshare PERCENT ]\n"
 		"               [ key none|sport|dport|mark|dscp ] [ keyttl TIME ]\n"
 		"               [ rate RATE|unlimited ] [ burst BYTES|auto ]\n"
-		"               [ target BYTES|TIME|off ] [ interval TIME ]\n"
-		"               [ ecn | noecn ] [ lead TIME ] [ maxperiod TIME ]\n"
+		"               [ target BYTES|TIME|off|auto ] [ interval TIME ]\n"
+		"               [ ecn | noecn ] [ lead TIME|auto ] [ maxperiod TIME ]\n"
 		"               [ epoch TIME ] [ base NSEC ] [ dscp DSCP[,DSCP...]|off ]\n"
 		"\n"
 		"  limit    maximum packets queued in the qdisc, 1..1048576 (default 10000)\n"
@@ -110,12 +110,14 @@ static void explain(void)
 		"           (default auto: 4ms at the rate, at least 3028)\n"
 		"  target   standing-queue target of the background class in bytes\n"
 		"           (up to 1Gb) or in time at the rate (up to 10s, needs a rate)\n"
-		"           (default off)\n"
+		"           (default auto: 2ms at the rate, at least 3028; off without\n"
+		"           a rate)\n"
 		"  interval above target this long: mark or drop, 100us..10s\n"
 		"           (default 10ms)\n"
 		"  ecn      mark ECN-capable packets instead of dropping (default ecn)\n"
 		"  lead     drain the background this long before a predicted burst,\n"
-		"           0..10s, 0: no prediction; needs a target (default 0)\n"
+		"           0..10s, 0: no prediction; needs a target (default auto:\n"
+		"           20ms, at most maxperiod / 4, with a target; else 0)\n"
 		"  maxperiod longest burst period learned, 1ms..60s,\n"
 		"           more than 2 x lead (default 10s)\n"
 		"  epoch    mode cluster: epoch of the shared clock (CLOCK_TAI),\n"
@@ -404,6 +406,9 @@ static int ddl_parse_opt(TC_QU_CONST struct qdisc_util *qu, int argc,
 			if (strcmp(*argv, "off") == 0) {
 				type = TCA_DDL_TARGET;
 				val[type] = 0;
+			} else if (strcmp(*argv, "auto") == 0) {
+				type = TCA_DDL_TARGET_TIME;
+				val[type] = TC_DDL_AUTO;
 			} else if (ddl_is_time(*argv)) {
 				type = TCA_DDL_TARGET_TIME;
 				if (ddl_get_time(&val[type], *argv, 0,
@@ -432,7 +437,10 @@ static int ddl_parse_opt(TC_QU_CONST struct qdisc_util *qu, int argc,
 		} else if (strcmp(*argv, "lead") == 0) {
 			type = TCA_DDL_LEAD;
 			NEXT_ARG();
-			if (ddl_get_time(&val[type], *argv, 0, DDL_LEAD_MAX))
+			if (strcmp(*argv, "auto") == 0)
+				val[type] = TC_DDL_AUTO;
+			else if (ddl_get_time(&val[type], *argv, 0,
+					      DDL_LEAD_MAX))
 				return ddl_illegal("lead");
 		} else if (strcmp(*argv, "maxperiod") == 0) {
 			type = TCA_DDL_MAXPERIOD;
@@ -487,6 +495,7 @@ static int ddl_parse_opt(TC_QU_CONST struct qdisc_util *qu, int argc,
 		return -1;
 	}
 	if (set[TCA_DDL_LEAD] && set[TCA_DDL_MAXPERIOD] &&
+	    val[TCA_DDL_LEAD] != TC_DDL_AUTO &&
 	    2ULL * val[TCA_DDL_LEAD] >= val[TCA_DDL_MAXPERIOD]) {
 		fprintf(stderr, "Illegal \"lead\": must be shorter than half of \"maxperiod\"\n");
 		return -1;
@@ -635,10 +644,13 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 
 	/*
 	 * Target: the kernel dumps it as it was given, in time or in bytes.
-	 * Text "target 200us", "target 30000b" or "target off"; JSON the
-	 * attribute dumped, target_time in us or target in bytes.
+	 * Text "target 200us", "target 30000b", "target off" or "target
+	 * auto"; JSON the attribute dumped, target_time in us ("auto") or
+	 * target in bytes.  The target in force is in the statistics.
 	 */
-	if (ddl_attr_u32(tb, TCA_DDL_TARGET_TIME, &t) && t) {
+	if (ddl_attr_u32(tb, TCA_DDL_TARGET_TIME, &t) && t == TC_DDL_AUTO) {
+		print_string(PRINT_ANY, "target_time", "target %s ", "auto");
+	} else if (ddl_attr_u32(tb, TCA_DDL_TARGET_TIME, &t) && t) {
 		print_uint(PRINT_JSON, "target_time", NULL, t);
 		print_string(PRINT_FP, NULL, "target %s ", ddl_sprint_us(t, b1));
 	} else if (ddl_attr_u32(tb, TCA_DDL_TARGET, &v)) {

@@ -198,8 +198,9 @@ mapfile -t ans < <("${A[@]}" python3 -S "$TESTS_DIR/nlraw.py" a0 opts \
 	rate=0 / rate=100 / target=200000 / target=1000 target_time=100 / \
 	lead=500000 maxperiod=1000000 / target=0 / \
 	rate=18446744073709551615 target_time=100 / \
-	rate=18446744073709551615 target=0 lead=0 burst=3000 / interval=0)
-expect_eq "an answer per request" "${#ans[@]}" 9
+	rate=18446744073709551615 target=0 lead=0 burst=3000 / interval=0 / \
+	target_time=10000001 / lead=10000001)
+expect_eq "an answer per request" "${#ans[@]}" 11
 expect_match "rate 0 refused" "${ans[0]-}" "rate must be positive"
 expect_match "rate below 1kbit refused" "${ans[1]-}" "between 1kbit and 1Tbit"
 expect_match "target above limit x MTU refused" "${ans[2]-}" \
@@ -212,6 +213,8 @@ expect_match "lead without a target refused" "${ans[5]-}" \
 expect_match "time target without a rate refused" "${ans[6]-}" "needs a rate"
 expect_match "burst without a rate refused" "${ans[7]-}" "burst needs a rate"
 expect_match "interval 0 refused" "${ans[8]-}" "^error"
+expect_match "target above 10s refused" "${ans[9]-}" "auto or at most 10s"
+expect_match "lead above 10s refused" "${ans[10]-}" "auto or at most 10s"
 expect_eq "refusals left the configuration alone" \
 	"$("${A[@]}" tc qdisc show dev a0)" "$before"
 expect_fail "tc: rate 0 refused with the kernel's message" \
@@ -231,5 +234,41 @@ run "rate unlimited, no target, no lead" "${A[@]}" tc qdisc change dev a0 \
 expect_match "dump without a rate" "$("${A[@]}" tc qdisc show dev a0)" \
 	"target off"
 expect_eq "JSON: no rate" "$(qstat -n ddl-a a0 10: options.rate)" "missing"
+
+# The defaults: the target follows the rate (2 ms at it, at least two full
+# frames), the lead the target (20 ms).  The debugfs config gives the lead
+# in force.
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+lead_ns() {
+	awk '$1 == "lead_ns" { print $2 }' \
+		"$(ls -d /sys/kernel/debug/sch_ddl/a0-10:*)/config"
+}
+run "target auto, lead auto" "${A[@]}" tc qdisc change dev a0 root ddl \
+	rate 100mbit target auto lead auto
+expect_eq "target auto at 100mbit in force: 25000 bytes" \
+	"$(qstat -n ddl-a a0 10: target)" 25000
+expect_eq "dumped as auto" "$(qstat -n ddl-a a0 10: options.target_time)" auto
+expect_eq "lead auto dumped as auto" "$(qstat -n ddl-a a0 10: options.lead)" auto
+expect_eq "lead auto with a target: 20 ms" "$(lead_ns)" 20000000
+run "maxperiod 40ms" "${A[@]}" tc qdisc change dev a0 root ddl maxperiod 40ms
+expect_eq "lead auto: at most maxperiod / 4" "$(lead_ns)" 10000000
+run "rate 10mbit" "${A[@]}" tc qdisc change dev a0 root ddl rate 10mbit \
+	maxperiod 10s
+expect_eq "target auto at 10mbit: two frames, not 2500 bytes" \
+	"$(qstat -n ddl-a a0 10: target)" 3028
+run "rate unlimited, target auto" "${A[@]}" tc qdisc change dev a0 root ddl \
+	rate unlimited
+expect_eq "target auto without a rate: none" \
+	"$(qstat -n ddl-a a0 10: target)" 0
+expect_eq "lead auto without a target: none" "$(lead_ns)" 0
+run "target off with a rate" "${A[@]}" tc qdisc change dev a0 root ddl \
+	rate 100mbit target off
+expect_eq "target off: none" "$(qstat -n ddl-a a0 10: target)" 0
+expect_eq "target off: no lead either" "$(lead_ns)" 0
+"${B[@]}" tc qdisc del dev b0 root 2>/dev/null
+run "a new ddl with only a rate" "${B[@]}" tc qdisc add dev b0 root \
+	handle 20: ddl rate 1gbit
+expect_eq "its target in force: 2 ms at 1gbit" \
+	"$(qstat -n ddl-b b0 20: target)" 250000
 
 done_testing

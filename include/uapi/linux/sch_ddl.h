@@ -34,10 +34,15 @@ enum {
 	TCA_DDL_RATE,		/* u64: shaping rate, bytes/s; TC_DDL_RATE_NONE: off */
 	TCA_DDL_BURST,		/* u32: bytes sent at once after idling; 0: auto */
 	TCA_DDL_TARGET,		/* u32: standing-queue target, bytes; 0: off */
-	TCA_DDL_TARGET_TIME,	/* u32: standing-queue target, us at the rate */
+	TCA_DDL_TARGET_TIME,	/* u32: standing-queue target, us at the rate;
+				 * TC_DDL_AUTO (default): 2 ms with a rate
+				 */
 	TCA_DDL_INTERVAL,	/* u32: above target this long: signal, us */
 	TCA_DDL_ECN,		/* u32: 1: mark CE instead of dropping ECT packets */
-	TCA_DDL_LEAD,		/* u32: drain this long before a predicted burst, us; 0: off */
+	TCA_DDL_LEAD,		/* u32: drain this long before a predicted burst,
+				 * us; 0: off; TC_DDL_AUTO (default): 20 ms
+				 * with a target
+				 */
 	TCA_DDL_MAXPERIOD,	/* u32: longest burst period learned, us */
 	TCA_DDL_EPOCH,		/* u32: mode cluster: epoch of the shared clock, us */
 	TCA_DDL_BASE,		/* u64: mode cluster: start of epoch 0, ns of
@@ -56,6 +61,8 @@ enum {
 /*
  * TCA_DDL_SLICE and TCA_DDL_YIELD value (the default): the green job's turn
  * and the pause after which it yields follow its learned burst period.
+ * TCA_DDL_TARGET_TIME and TCA_DDL_LEAD value (the default): the target
+ * follows the rate, the lead the target.
  */
 #define TC_DDL_AUTO		(~(__u32)0)
 
