@@ -80,10 +80,11 @@ static u64 ddl_target_bytes(const struct ddl_params *p)
  * @p->burst 0, DDL_BURST_AUTO_US but at least DDL_BURST_MIN_AUTO bytes.
  * @p->target_bytes is @p->target, or @p->target_us at the rate; with
  * @p->target_us TC_DDL_AUTO and no @p->target, DDL_TARGET_AUTO_US at the
- * rate but at least DDL_TARGET_AUTO_MIN bytes.  Without a rate both are 0, except a target in
- * bytes.  @p->lead_ns is @p->lead_us, DDL_LEAD_AUTO_US (at most a quarter
- * of @p->maxperiod_us) for TC_DDL_AUTO, and 0 without a target.  No
- * overflow: 1e13 us*bytes/s and 2^26 bytes * 1e9 stay far below 2^64.
+ * rate but at least DDL_TARGET_AUTO_MIN bytes.  Without a rate both are 0,
+ * except a target in bytes.  @p->lead_ns is @p->lead_us, DDL_LEAD_AUTO_US
+ * (at most a quarter of @p->maxperiod_us) for TC_DDL_AUTO, and 0 without a
+ * target.  No overflow: 1e13 us*bytes/s and 2^26 bytes * 1e9 stay far
+ * below 2^64.
  *
  * Context: any.
  */
