@@ -57,7 +57,8 @@ MTU = 1500 + 14			# psched_mtu() of a dummy device
 BG_MINOR = 0xFFFF
 
 # name: (type, bytes, lo, hi) from include/uapi/linux/sch_ddl.h and
-# kmod/ddl_core.h; slice and yield also take AUTO, rate also RATE_NONE.
+# kmod/ddl_core.h; slice, yield, target_time and lead also take AUTO, rate
+# also RATE_NONE.
 ATTRS = {
 	"limit": (2, 4, 1, 1048576),
 	"jobs": (3, 4, 1, 4096),
@@ -85,7 +86,7 @@ ATTR_MAX = 21
 DEFAULTS = {"limit": 10000, "jobs": 16, "mode": 3, "slice": AUTO,
 	    "yield": AUTO, "maxwait": 100000, "bgshare": 5, "key": 1,
 	    "keyttl": 1000, "rate": 0, "burst": 0, "target": 0,
-	    "target_time": 0, "interval": 10000, "ecn": 1, "lead": 0,
+	    "target_time": AUTO, "interval": 10000, "ecn": 1, "lead": AUTO,
 	    "maxperiod": 10000000, "epoch": 20000, "base": 0}
 
 # Refusals the tc core makes before ddl sees the request, without an
@@ -242,23 +243,35 @@ class Model:
 			p["target"], p["target_time"] = tb["target"], 0
 		if "target_time" in tb:
 			p["target_time"], p["target"] = tb["target_time"], 0
+			if p["target_time"] != AUTO and p["target_time"] > 10000000:
+				raise Refused("target time range")
 		for k in ("burst", "interval", "ecn", "lead", "maxperiod",
 			  "epoch", "base"):
 			if k in tb:
 				p[k] = tb[k]
+		if p["lead"] != AUTO and p["lead"] > 10000000:
+			raise Refused("lead range")
 		if "burst" in tb and p["burst"] and not p["rate"]:
 			raise Refused("burst needs rate")
-		if p["target_time"] and not p["rate"]:
+		# target auto: 2 ms at the rate, at least 3028 bytes; none
+		# without a rate; never refused.  lead auto follows the target.
+		auto = p["target_time"] == AUTO
+		if p["target_time"] and not auto and not p["rate"]:
 			raise Refused("target time needs rate")
 		tbytes = p["target"]
-		if p["rate"] and p["target_time"]:
+		if p["rate"] and auto and not p["target"]:
+			tbytes = max(3028, 2000 * p["rate"] // 1000000)
+		elif p["rate"] and p["target_time"] and not auto:
 			tbytes = p["target_time"] * p["rate"] // 1000000
-		if ((create or any(k in tb for k in ("limit", "rate", "target",
+		if (not auto and
+		    (create or any(k in tb for k in ("limit", "rate", "target",
 						     "target_time")))
 		    and tbytes > p["limit"] * MTU):
 			raise Refused("target > limit")
-		if (p["target"] or p["target_time"]) and not tbytes:
+		if not auto and (p["target"] or p["target_time"]) and not tbytes:
 			raise Refused("target < 1 byte")
+		if p["lead"] == AUTO:
+			return p
 		if p["lead"] and not tbytes:
 			raise Refused("lead needs target")
 		if p["lead"] * 2 >= p["maxperiod"]:
@@ -396,6 +409,8 @@ class Fuzzer:
 			if name in ("target", "burst"):
 				return self.rng.randint(0, 100000)
 			if name in ("lead", "target_time"):
+				if self.rng.random() < 0.2:
+					return AUTO
 				return self.rng.randint(0, 20000)
 			hi2 = min(hi, lo + 1000000)
 			return self.rng.randint(lo, hi2)
@@ -534,9 +549,10 @@ class Fuzzer:
 
 	@staticmethod
 	def in_policy(k, v):
-		"""ddl_policy's ranges (slice, yield and rate: parse-time)."""
+		"""ddl_policy's ranges (slice, yield, rate, target_time and
+		lead: parse-time)."""
 		_, size, lo, hi = ATTRS[k]
-		if k in ("slice", "yield", "rate"):
+		if k in ("slice", "yield", "rate", "target_time", "lead"):
 			return True
 		return lo <= v <= hi
 
