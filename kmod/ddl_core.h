@@ -96,7 +96,7 @@
  * rate, no target and no lead windows.
  */
 #define DDL_TARGET_AUTO_US	2000U
-#define DDL_TARGET_AUTO_MIN	3028U		/* bytes: two full frames */
+#define DDL_TARGET_AUTO_MIN	DDL_BURST_MIN_AUTO	/* two full frames */
 #define DDL_LEAD_AUTO_US	20000U
 
 #define DDL_MAXPERIOD_DEFAULT	10000000U	/* us */
