@@ -18,9 +18,9 @@
  * While a job's size is not learned, its burst is tagged with
  * DDL_FAIR_QUANTUM bytes, and the tag doubles whenever the bytes queued
  * outgrow it; a burst that outgrows a learned size has its tag extended by
- * an eighth of it (at least DDL_FAIR_QUANTUM, at most DDL_FAIR_STEP_MAX):
- * least attained service in coarse steps, and an underestimate cannot buy
- * priority.  The extended
+ * an eighth of it (at least DDL_FAIR_QUANTUM, at most DDL_FAIR_STEP_MAX),
+ * and doubled once it is twice that size: least attained service in coarse
+ * steps, and an underestimate cannot buy priority.  The extended
  * work also enters the reference, so the reference never runs out of work
  * before the real link; when the link has no job left to send, the
  * reference is emptied (what it held was tags that were too large).
@@ -208,11 +208,13 @@ void ddl_fair_resume(struct ddl_sched *s, u32 idx)
  * once it is more than 1/DDL_FAIR_SLACK of that size over, by an eighth of
  * what it was given so far (DDL_FAIR_QUANTUM .. DDL_FAIR_STEP_MAX), so that
  * the last bytes of a burst a little larger than its learned average do
- * not wait behind another job's whole burst; else by all of it (at most
- * DDL_FAIR_STEP_MAX), so that bursts of
- * unknown size that start together are served in a few rounds of doubling
- * shares rather than in small turns; at least by the excess,
- * from V if the reference had already finished it.
+ * not wait behind another job's whole burst; else, and once it has queued
+ * twice its learned size (the size was learned from a piece of a burst,
+ * such as a first window of TCP's slow start), by all of it (at most
+ * DDL_FAIR_STEP_MAX), so that bursts of unknown size that start together
+ * are served in a few rounds of doubling shares rather than in small
+ * turns; at least by the excess, from V if the reference had already
+ * finished it.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the tag
  * is extended: a logarithmic number of times per burst.
@@ -226,13 +228,13 @@ void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 	if (c->seg_bytes <= c->budget)
 		return;
 
-	if (c->burst_size) {		/* a learned size: fine steps */
-		/* Within its slack: a burst as learned, give or take. */
+	if (c->burst_size && c->seg_bytes <= 2 * c->burst_size) {
+		/* A learned size: within its slack, a burst as learned. */
 		if (c->seg_bytes - c->budget <= c->burst_size / DDL_FAIR_SLACK)
 			return;
 		step = clamp_t(u64, c->budget / 8, DDL_FAIR_QUANTUM,
 			       DDL_FAIR_STEP_MAX);
-	} else {			/* none: the tag doubles */
+	} else {	/* none, or twice the size learned: it doubles */
 		step = min_t(u64, c->budget, DDL_FAIR_STEP_MAX);
 	}
 	step = max(step, c->seg_bytes - c->budget);
