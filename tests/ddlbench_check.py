@@ -40,6 +40,7 @@ def main():
           "quick" in presets or "quick-sharded" in presets, str(presets)[:80])
     order_count()
     mix_report()
+    late_start()
     if "quick" in presets:
         quick(d, presets["quick"])
     if "quick-sharded" in presets:
@@ -94,6 +95,29 @@ def mix_report():
           [r.split(" |")[0] for r in rows if r[:4] in ("| 1 ", "| 2 ",
                                                         "| 10")] ==
           ["| 1", "| 2", "| 10"], str(rep["targets"]))
+
+
+def late_start():
+    """The first iteration and JCT on made-up PS records: when every job
+    began 470 ms after its launch, they count from the first actual start;
+    when only one began late, from the launch."""
+    import ddl_report
+
+    def ps(launch, start, burst, end):
+        return {"job": "0", "launch": launch, "start": start, "end": end,
+                "iters": [{"start": start, "burst": burst, "end": end}]}
+    ms = 10**6
+    stats = {"policy": "ddl", "tx_bytes": 0, "t0": 0, "t1": 1}
+    got = []
+    for late in ((470, 480), (0, 470)):
+        s = ddl_report.summarize({"rate_bps": 1}, [
+            ps(1000 * ms, (1000 + late[0]) * ms, (1000 + late[0] + 100) * ms,
+               (1000 + late[0] + 300) * ms),
+            ps(1000 * ms, (1000 + late[1]) * ms, (1000 + late[1] + 200) * ms,
+               (1000 + late[1] + 400) * ms)], [], stats)
+        got.append((round(s["first_burst_avg_ms"]), round(s["jct_avg_ms"])))
+    check("a lateness common to all jobs is not counted, one job's is",
+          got == [(155, 355), (385, 585)], str(got))
 
 
 def quick(d, rep):
