@@ -1196,18 +1196,18 @@ static void ddl_fair_unknown_serial_test(struct kunit *test)
 }
 
 /*
- * The presets' first iteration: 2-6 identical jobs of 1000 packets,
- * unknown, at once.  Within 13/10 of the serial schedule, and sooner than
- * processor sharing.
+ * 2-6 identical bursts of @each packets, of unknown size, at once, over a
+ * round trip of @rtt ns: on average within 13/10 of the serial schedule,
+ * and sooner than processor sharing.
  */
-static void ddl_fair_unknown_equal_test(struct kunit *test)
+static void ddl_unknown_equal(struct kunit *test, u32 each, u64 rtt)
 {
 	u32 pkts[DDL_U_JOBS], jobs;
 	u64 done[DDL_U_JOBS], m, ser, sh;
 
 	for (jobs = 2; jobs <= DDL_U_JOBS; jobs++) {
-		memset32(pkts, 1000, jobs);
-		m = ddl_unknown_run(test, jobs, pkts, DDL_U_RTT, done);
+		memset32(pkts, each, jobs);
+		m = ddl_unknown_run(test, jobs, pkts, rtt, done);
 		ddl_unknown_ref(jobs, pkts, &ser, &sh);
 		kunit_info(test, "%u jobs: mean %llu us, serial %llu us, PS %llu us",
 			   jobs, div_u64(m, 1000 * jobs),
@@ -1215,6 +1215,12 @@ static void ddl_fair_unknown_equal_test(struct kunit *test)
 		KUNIT_EXPECT_LE_MSG(test, m * 10, ser * 13, "%u jobs", jobs);
 		KUNIT_EXPECT_LT_MSG(test, m, sh, "%u jobs", jobs);
 	}
+}
+
+/* The presets' first iteration: bursts of 1000 packets. */
+static void ddl_fair_unknown_equal_test(struct kunit *test)
+{
+	ddl_unknown_equal(test, 1000, DDL_U_RTT);
 }
 
 /*
@@ -1228,19 +1234,7 @@ static void ddl_fair_unknown_equal_test(struct kunit *test)
  */
 static void ddl_fair_unknown_rtt_test(struct kunit *test)
 {
-	u32 pkts[DDL_U_JOBS], jobs;
-	u64 done[DDL_U_JOBS], m, ser, sh;
-
-	for (jobs = 2; jobs <= DDL_U_JOBS; jobs++) {
-		memset32(pkts, DDL_U_PKTS_MAX, jobs);
-		m = ddl_unknown_run(test, jobs, pkts, DDL_U_RTT_SLOW, done);
-		ddl_unknown_ref(jobs, pkts, &ser, &sh);
-		kunit_info(test, "%u jobs: mean %llu us, serial %llu us, PS %llu us",
-			   jobs, div_u64(m, 1000 * jobs),
-			   div_u64(ser, 1000 * jobs), div_u64(sh, 1000 * jobs));
-		KUNIT_EXPECT_LE_MSG(test, m * 10, ser * 13, "%u jobs", jobs);
-		KUNIT_EXPECT_LT_MSG(test, m, sh, "%u jobs", jobs);
-	}
+	ddl_unknown_equal(test, DDL_U_PKTS_MAX, DDL_U_RTT_SLOW);
 }
 
 static struct kunit_case ddl_fair_test_cases[] = {
