@@ -124,11 +124,29 @@ def load_policy(d):
     workers = [json.load(open(f))
                for f in sorted(glob.glob(d + "/worker-*.json"))]
     stats = json.load(open(d + "/stats.json"))
+    stats["stalls"] = load_stalls(d)
     shards = load_shards(d)
     if shards and not ps:
         ps = merge_shards(shards)
         stats["order"] = same_order(shards)
     return ps, workers, stats
+
+
+def load_stalls(d):
+    """The times the whole guest did not run, as ddl-bench's real-time
+    sampler saw them (stalls.log: "SLEPT WOKE" in ns, a wake-up over 50 ms
+    late), or None for a run that had no sampler."""
+    try:
+        with open(d + "/stalls.log") as f:
+            return [tuple(int(x) for x in line.split()) for line in f
+                    if len(line.split()) == 2]
+    except OSError:
+        return None
+
+
+def stalled_ms(stalls, t0, t1):
+    """Milliseconds of @stalls within [t0, t1] (ns)."""
+    return sum(max(0, min(b, t1) - max(a, t0)) for a, b in stalls) / 1e6
 
 
 def began(ps, p):
@@ -157,6 +175,11 @@ def summarize(scn, ps, workers, stats):
     util = stats["tx_bytes"] * 8 / (scn["rate_bps"] * secs) if secs else 0
     tcp = {k: stats["tcp1"][k] - stats["tcp0"][k] for k in stats["tcp1"]} \
         if "tcp1" in stats else {}
+    # Guest stalls from the launch to the last job's end
+    stalls = stats.get("stalls") or []
+    t0 = min(p["launch"] for p in ps) if ps else 0
+    t1 = max(p["end"] for p in ps) if ps else 0
+    hit = [x for x in stalls if x[1] > t0 and x[0] < t1]
     return {
         "policy": stats["policy"],
         "jobs": len(ps),
@@ -178,6 +201,9 @@ def summarize(scn, ps, workers, stats):
         "same_order_pct": 100 * stats["order"][1] / stats["order"][0]
         if stats.get("order", (0, 0))[0] else float("nan"),
         "iter_ms": iters,
+        "stalls": len(hit),
+        "stall_ms": stalled_ms(hit, t0, t1),
+        "sampled": stats.get("stalls") is not None,
     }
 
 
@@ -487,6 +513,16 @@ def report_preset(out, name, plot):
                     (" %.0f %% (%.0f) |" % (s["same_order_pct"],
                                             s["contending"])
                      if hosts > 1 else ""))
+    stalled = ["%s rep %d: %d (%.0f ms)" % (p, i + 1, s["stalls"],
+                                             s["stall_ms"])
+               for p in pols for i, s in enumerate(runs[p]) if s["stalls"]]
+    if stalled:
+        rows += ["", "Guest stalls within the runs (the emulator stopped "
+                 "the whole guest; ddl-bench's stalls.log), which add to "
+                 "every time they span and can make TCP time out: " +
+                 ", ".join(stalled) + "."]
+    elif all(s["sampled"] for p in pols for s in runs[p]):
+        rows += ["", "No guest stalls within the runs (stalls.log)."]
     if any(summ[p]["dsacks"] or summ[p]["reorder"] for p in pols):
         rows += ["", "The senders' retransmissions: D-SACKs received (the "
                  "receiver had the segment already: a spurious "

@@ -41,6 +41,7 @@ def main():
     order_count()
     mix_report()
     late_start()
+    stalls()
     if "quick" in presets:
         quick(d, presets["quick"])
     if "quick-sharded" in presets:
@@ -118,6 +119,25 @@ def late_start():
         got.append((round(s["first_burst_avg_ms"]), round(s["jct_avg_ms"])))
     check("a lateness common to all jobs is not counted, one job's is",
           got == [(155, 355), (385, 585)], str(got))
+
+
+def stalls():
+    """Guest stalls on made-up records: those within the run count, cut
+    at its ends; one before the launch does not."""
+    import ddl_report
+
+    ms = 10**6
+    ps = [{"job": "0", "launch": 1000 * ms, "start": 1000 * ms,
+           "end": 2000 * ms, "iters": [{"start": 1000 * ms,
+                                        "burst": 1500 * ms,
+                                        "end": 2000 * ms}]}]
+    stats = {"policy": "ddl", "tx_bytes": 0, "t0": 0, "t1": 1,
+             "stalls": [(500 * ms, 700 * ms), (1200 * ms, 1500 * ms),
+                        (1900 * ms, 2300 * ms)]}
+    s = ddl_report.summarize({"rate_bps": 1}, ps, [], stats)
+    check("stalls within the run counted, cut at its end",
+          (s["stalls"], round(s["stall_ms"])) == (2, 400),
+          str((s["stalls"], s["stall_ms"])))
 
 
 def quick(d, rep):
