@@ -332,7 +332,7 @@ KEYS = ("iter_avg_ms", "iter_median_ms", "iter_p99_ms", "jct_avg_ms",
         "jct_max_ms", "burst_avg_ms", "first_burst_avg_ms", "utilisation",
         "retrans", "timeouts", "spurious_rtos", "dsacks", "reorder",
         "contending",
-        "same_order_pct")
+        "same_order_pct", "stalls", "stall_ms")
 
 
 def cluster_targets(name, summ):
@@ -667,6 +667,13 @@ def report_mixes(reps):
                 v = fn(v)
             row.append("%.3f" % v)
         rows.append("| %s | %s |" % (what, " | ".join(row)))
+    stalled = ["mix %s %s: %d (%.0f ms)" % (n[4:], p, s["stalls"],
+                                             s["stall_ms"])
+               for n in names for p, s in reps[n]["policies"].items()
+               if s.get("stalls")]
+    if stalled:
+        rows += ["", "Guest stalls within the runs (stalls.log): " +
+                 ", ".join(stalled) + "."]
     ok = [x for x in cols["worst"] if x == x]
     fq = [x for x in cols["fq_codel"] if x == x]
     dr = [x for x in cols["drr"] if x == x]
