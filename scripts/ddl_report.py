@@ -134,14 +134,17 @@ def load_policy(d):
 
 def load_stalls(d):
     """The times the whole guest did not run, as ddl-bench's real-time
-    sampler saw them (stalls.log: "SLEPT WOKE" in ns, a wake-up over 50 ms
-    late), or None for a run that had no sampler."""
+    sampler saw them (stalls.log: "started", then "SLEPT WOKE" in ns for
+    each wake-up over 50 ms late), or None for a run whose sampler did not
+    start."""
     try:
         with open(d + "/stalls.log") as f:
-            return [tuple(int(x) for x in line.split()) for line in f
-                    if len(line.split()) == 2]
+            lines = [line.split() for line in f]
     except OSError:
         return None
+    if not lines or lines[0] != ["started"]:
+        return None
+    return [(int(a), int(b)) for a, b in lines[1:]]
 
 
 def stalled_ms(stalls, t0, t1):

@@ -141,6 +141,8 @@ def stalls():
 
 
 def quick(d, rep):
+    import ddl_report
+
     scn = rep["scenario"]
     jobs, iters = scn["jobs"], scn["iters"]
     wl = [int(x) for x in str(scn.get("worker_list") or
@@ -183,6 +185,10 @@ def quick(d, rep):
                if n != iters or b != iters * sizes[j % len(sizes)]]
         check("%s: every worker received every update byte" % p,
               got and not bad, ", ".join(os.path.basename(f) for f in bad))
+        logs = glob.glob("%s/quick/rep-*/%s/stalls.log" % (d, p))
+        check("%s: the stall sampler ran" % p,
+              logs and all(ddl_report.load_stalls(os.path.dirname(f))
+                           is not None for f in logs), str(logs))
         vals = [s[k] for k in s if k.endswith("_ms") and k != "stall_ms"]
         check("%s: times positive and finite" % p,
               all(v > 0 and math.isfinite(v) for v in vals), str(vals))
