@@ -10,6 +10,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/sched.h>
 
 #include "compat.h"
 
@@ -1553,15 +1554,21 @@ static void ddl_t_arrive(struct ddl_t_link *l, u32 j)
 	l->job[j].next = U64_MAX;
 }
 
-/* Run the link until @until; bounded by @until / DDL_T_PKT_NS packets. */
+/*
+ * Run the link until @until; bounded by @until / DDL_T_PKT_NS packets.  A
+ * long run takes over 20 s on a KASAN kernel under emulation: it lets the
+ * CPU go now and then, or the soft-lockup watchdog fires.
+ */
 static void ddl_t_run(struct ddl_t_link *l, u64 until)
 {
 	struct ddl_sim *sim = l->sim;
 	struct ddl_t_job *jb;
+	u32 j, idx, n = 0;
 	u64 next;
-	u32 j, idx;
 
 	while (sim->now < until) {
+		if (!(++n % 4096))
+			cond_resched();
 		next = U64_MAX;
 		for (j = 0; j < l->njobs; j++) {
 			if (l->job[j].next <= sim->now)
