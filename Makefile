@@ -140,6 +140,8 @@ bench:
 	scripts/ddl-bench -o build/bench-mix mix seed=$(BENCH_SEED)
 	scripts/ddl-bench -o build/bench-mix-torch mix runner=torch mixes=4 \
 		seed=$(BENCH_SEED)
+	scripts/ddl-bench -o build/bench-mix-torch-loaded mix-1 mix-2 \
+		runner=torch load=2 seed=$(BENCH_SEED)
 	scripts/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 
