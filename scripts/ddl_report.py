@@ -606,6 +606,12 @@ def report_preset(out, name, plot):
     return rows, rep
 
 
+def cell(x, digits):
+    """A table cell: @x with @digits decimals, "-" for a policy not run
+    (NaN)."""
+    return "%.*f" % (digits, x) if x == x else "-"
+
+
 def report_mixes(reps):
     """The mix presets, a row each, and the worst, median and best over
     them: {name: report_preset()'s record}."""
@@ -645,9 +651,10 @@ def report_mixes(reps):
         if lr:
             cols["lmin"].append(min(lr))
             cols["lmax"].append(max(lr))
-        rows.append("| %s | %s | %s | %.3f | %.3f | %.3f | %.2f | %s |" % (
-            n[4:], jobs, scn.get("load", 0), ratio["drr"],
-            ratio["fq_codel"], ratio["prio"], worst,
+        rows.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            n[4:], jobs, scn.get("load", 0), cell(ratio["drr"], 3),
+            cell(ratio["fq_codel"], 3), cell(ratio["prio"], 3),
+            cell(worst, 2),
             "%.2f-%.2f" % (min(lr), max(lr)) if lr else "-"))
     rows += ["", "Over the mixes:", "",
              "| | ddl avg JCT / drr | / fq_codel | / prio | worst job / "

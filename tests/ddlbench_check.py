@@ -71,7 +71,8 @@ def order_count():
 
 def mix_report():
     """The mixes' summary on made-up results: a job 1.10 x its drr JCT in
-    one mix fails the per-job target, the median and the learning hold."""
+    one mix fails the per-job target, the median and the learning hold; a
+    policy not run is a "-", not NaN."""
     import ddl_report
 
     def mix(ddl, drr, worst, learned):
@@ -84,10 +85,12 @@ def mix_report():
         return {"scenario": scn, "policies": pol,
                 "learned": [{"policy": "ddl", "burst_ratio": x}
                             for x in learned]}
+    no_prio = mix(95, 100, 1.0, (0.95,))
+    del no_prio["policies"]["prio"]
     rows, rep = ddl_report.report_mixes({
         "mix-1": mix(90, 100, 0.95, (1.0, 0.98)),
         "mix-2": mix(80, 100, 1.10, (1.02,)),
-        "mix-10": mix(95, 100, 1.0, (0.95,))})
+        "mix-10": no_prio})
     met = [t["met"] for t in rep["targets"]]
     check("mixes: per job, against fq_codel, median, learning judged",
           met == [False, True, True, True] and
@@ -95,7 +98,10 @@ def mix_report():
           ": 0.900" in rep["targets"][2]["target"] and
           [r.split(" |")[0] for r in rows if r[:4] in ("| 1 ", "| 2 ",
                                                         "| 10")] ==
-          ["| 1", "| 2", "| 10"], str(rep["targets"]))
+          ["| 1", "| 2", "| 10"] and
+          "| 0.950 | 0.950 | - | 1.00 |" in next(
+              r for r in rows if r.startswith("| 10 ")),
+          str(rep["targets"]))
 
 
 def late_start():
