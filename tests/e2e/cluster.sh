@@ -39,29 +39,43 @@ for h in 1 2; do
 		dev dc$h parent 1: classid 1:2 ddl size 10000
 done
 
+# Host 1: job 1 first and large; host 2: job 2 first and large.  One
+# process per host: SPORT COUNT pairs in turn, 1000-byte datagrams.  Both
+# start first (python starts slowly on the debug kernel), then send side
+# by side once their go file appears.
+burst() {	# HOST SPORT COUNT SPORT COUNT
+	ip netns exec ddlc-$1 python3 -S -c '
+import os, socket, sys, time
+go, a = sys.argv[1], sys.argv[2:]
+socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in a[::2]]
+for s, sport in zip(socks, a[::2]):
+	s.bind(("", int(sport)))
+open(go + ".ready", "w").close()
+for _ in range(6000):
+	if os.path.exists(go):
+		break
+	time.sleep(0.01)
+for s, n in zip(socks, a[1::2]):
+	for _ in range(int(n)):
+		s.sendto(b"d" * 1000, ("198.18.6.2", 9))' "$T/go.$1" "${@:2}"
+}
+burst 1 5001 30 5002 6 &
+b1=$!
+burst 2 5002 8 5001 5 &
+b2=$!
+wait_for 60 test -e "$T/go.1.ready" -a -e "$T/go.2.ready" ||
+	fail "senders ready"
+
 # The shared clock: epoch 0 begins 100 ms before now and lasts 10 s, the
-# longest epoch; the bursts below (two python processes, about 3 s on the
-# debug kernel) all start in it, on both hosts.
-tai=$(python3 -S -c 'import time; print(time.clock_gettime_ns(time.CLOCK_TAI))')
-base=$(( tai - 100000000 ))
+# longest epoch; the bursts, released now, all start in it on both hosts.
+tai() { python3 -S -c 'import time; print(time.clock_gettime_ns(time.CLOCK_TAI))'; }
+base=$(( $(tai) - 100000000 ))
 for h in 1 2; do
 	tc -n ddlc-$h qdisc change dev dc$h root ddl base $base
 done
-
-# Host 1: job 1 first and large; host 2: job 2 first and large.  One
-# process per host: SPORT COUNT pairs in turn, 1000-byte datagrams.
-burst() {	# HOST SPORT COUNT SPORT COUNT
-	ip netns exec ddlc-$1 python3 -S -c '
-import socket, sys
-a = sys.argv[1:]
-for sport, n in zip(a[::2], a[1::2]):
-	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-	s.bind(("", int(sport)))
-	for _ in range(int(n)):
-		s.sendto(b"d" * 1000, ("198.18.6.2", 9))' "${@:2}"
-}
-burst 1 5001 30 5002 6
-burst 2 5002 8 5001 5
+touch "$T/go.1" "$T/go.2"
+wait $b1 $b2
+echo "# the bursts ended $(( ($(tai) - base) / 1000000 )) ms into epoch 0"
 
 q1=$(snap -n ddlc-1 dc1)
 q2=$(snap -n ddlc-2 dc2)
