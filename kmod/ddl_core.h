@@ -162,6 +162,15 @@
 /* Packets shorter than this (pure ACKs) do not start a burst. */
 #define DDL_BURST_PKT_MIN	128U
 
+/*
+ * The ACK lane: a job that holds packets but no data (a parameter server's
+ * ACKs of the gradients it receives) is served ahead of the order, for at
+ * most 1/DDL_ACK_SHARE of the bytes sent; the credit for it holds at most
+ * DDL_ACK_CREDIT_MAX bytes' worth of ACKs.
+ */
+#define DDL_ACK_SHARE		16
+#define DDL_ACK_CREDIT_MAX	((s64)SZ_64K * DDL_ACK_SHARE)
+
 /**
  * struct ddl_params - configuration of one sch_ddl instance
  * @limit: maximum packets queued in the qdisc
@@ -256,6 +265,8 @@ enum ddl_drop_why {
  * enum ddl_reason - why ddl_pick() chose a class
  * @DDL_R_GUARD: the starvation guard: its head waited longer than maxwait
  * @DDL_R_BGSHARE: the background class is owed its minimum share
+ * @DDL_R_ACK: a job that holds no data, only packets shorter than
+ *	DDL_BURST_PKT_MIN (pure ACKs)
  * @DDL_R_GREEN: the green job
  * @DDL_R_YELLOW: a job behind green, green having nothing to send
  * @DDL_R_BACKGROUND: the background class, no job having anything to send
@@ -263,6 +274,7 @@ enum ddl_drop_why {
 enum ddl_reason {
 	DDL_R_GUARD,
 	DDL_R_BGSHARE,
+	DDL_R_ACK,
 	DDL_R_GREEN,
 	DDL_R_YELLOW,
 	DDL_R_BACKGROUND,
@@ -335,6 +347,7 @@ struct ddl_job_log {
  * @rr_node: on &ddl_sched.rr while a backlogged job (DRR of yellow jobs)
  * @key_node: in the key hash while @keyed
  * @idle_node: on &ddl_sched.idle while keyed with an empty queue
+ * @ack_node: on &ddl_sched.acks while a backlogged job with no data queued
  * @wait_since: last service or look of the guard, or when the class
  *	became backlogged
  * @head_since: when its head packet was queued, as the glue tells
@@ -355,6 +368,7 @@ struct ddl_job_log {
  * @greens: times made green
  * @yields: times it handed green on early
  * @guard_runs: packets sent for it by the starvation guard
+ * @ack_runs: packets sent for it ahead of the order as it held no data
  * @periodic_node: in &ddl_sched.periodic, keyed by @iter_start + @period
  * @empty_since: when its queue last held no data packet: one of
  *	DDL_BURST_PKT_MIN bytes or more (pure ACKs are not data)
@@ -401,6 +415,7 @@ struct ddl_cls {
 	struct list_head	rr_node;
 	struct hlist_node	key_node;
 	struct list_head	idle_node;
+	struct list_head	ack_node;
 	u64			wait_since;
 	u64			head_since;
 	u64			idle_since;
@@ -420,6 +435,7 @@ struct ddl_cls {
 	u64			greens;
 	u64			yields;
 	u64			guard_runs;
+	u64			ack_runs;
 
 	struct rb_node		periodic_node;
 	u64			empty_since;
@@ -469,6 +485,7 @@ struct ddl_cls {
  * @waiters: backlogged classes, least recently served first
  * @rr: backlogged jobs in DRR order
  * @idle: keyed job classes with empty queues, longest idle first
+ * @acks: backlogged jobs with no data queued, in the order they got so
  * @keyed_bm: job classes the key owns
  * @bound_bm: job classes tc filters point at (atomic bit operations)
  * @claimed_bm: job classes a filter or skb->priority chose for a packet
@@ -481,11 +498,13 @@ struct ddl_cls {
  * @slice_end: when @green's slice ends
  * @green_empty_since: when @green's queue became empty, 0 while backlogged
  * @bg_credit: background share credit, bytes times percent
+ * @ack_credit: credit of the ACK lane, bytes times DDL_ACK_SHARE
  * @rotations: slice ends that moved green to another job
  * @turns_forced: turns ended while green still had packets queued
  * @yields: green handed on early
  * @guard_runs: packets sent by the starvation guard
  * @bgshare_runs: packets sent for the background share
+ * @ack_runs: job packets sent in the ACK lane
  * @key_overflow: keys that found no free class
  * @key_recycled: idle key classes given a new key
  * @keys_mapped: job classes holding a key
@@ -543,6 +562,7 @@ struct ddl_sched {
 	struct list_head	waiters;
 	struct list_head	rr;
 	struct list_head	idle;
+	struct list_head	acks;
 	unsigned long		keyed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
 	unsigned long		bound_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
 	unsigned long		claimed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
@@ -555,12 +575,14 @@ struct ddl_sched {
 	u64			slice_end;
 	u64			green_empty_since;
 	s64			bg_credit;
+	s64			ack_credit;
 
 	u64			rotations;
 	u64			turns_forced;
 	u64			yields;
 	u64			guard_runs;
 	u64			bgshare_runs;
+	u64			ack_runs;
 	u64			key_overflow;
 	u64			key_recycled;
 	u32			keys_mapped;

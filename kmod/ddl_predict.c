@@ -479,8 +479,13 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 
 	if (idx == DDL_BG(s))
 		return false;
-	if (len >= DDL_BURST_PKT_MIN && !c->data_qlen++)
-		started = ddl_burst_start(s, p, idx, now);
+	if (len >= DDL_BURST_PKT_MIN) {
+		list_del_init(&c->ack_node);
+		if (!c->data_qlen++)
+			started = ddl_burst_start(s, p, idx, now);
+	} else if (!c->data_qlen && list_empty(&c->ack_node)) {
+		list_add_tail(&c->ack_node, &s->acks);
+	}
 	ddl_fair_enqueued(s, idx, len);
 	if (s->cl_on)	/* mode fair pays a test per packet, not a call */
 		ddl_cluster_enqueued(s, p, idx, len);

@@ -219,6 +219,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	INIT_LIST_HEAD(&s->waiters);
 	INIT_LIST_HEAD(&s->rr);
 	INIT_LIST_HEAD(&s->idle);
+	INIT_LIST_HEAD(&s->acks);
+	s->ack_credit = DDL_ACK_CREDIT_MAX;
 	s->periodic = RB_ROOT_CACHED;
 	s->fair = RB_ROOT_CACHED;
 	s->gps = RB_ROOT_CACHED;
@@ -243,6 +245,7 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 		INIT_LIST_HEAD(&c->rr_node);
 		INIT_HLIST_NODE(&c->key_node);
 		INIT_LIST_HEAD(&c->idle_node);
+		INIT_LIST_HEAD(&c->ack_node);
 		RB_CLEAR_NODE(&c->periodic_node);
 		RB_CLEAR_NODE(&c->fair_node);
 		RB_CLEAR_NODE(&c->gps_node);
@@ -522,6 +525,12 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		return DDL_BG(s);
 	}
 
+	if (!list_empty(&s->acks) && s->ack_credit > 0) {
+		*reason = DDL_R_ACK;
+		c = list_first_entry(&s->acks, struct ddl_cls, ack_node);
+		return c - s->cls;
+	}
+
 	if (s->green != DDL_NONE && s->cls[s->green].backlogged) {
 		*reason = DDL_R_GREEN;
 		return s->green;
@@ -598,6 +607,18 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		s->bgshare_runs++;
 	}
 
+	/* The ACK lane: job bytes earn credit, its own bytes spend it. */
+	if (reason == DDL_R_ACK) {
+		s->ack_runs++;
+		c->ack_runs++;
+		s->ack_credit -= (s64)len * DDL_ACK_SHARE;
+		list_move_tail(&c->ack_node, &s->acks);
+	} else if (idx != bg) {
+		s->ack_credit += len;
+	}
+	s->ack_credit = clamp_t(s64, s->ack_credit, -DDL_ACK_CREDIT_MAX,
+				DDL_ACK_CREDIT_MAX);
+
 	/* Background share: job bytes earn credit, background bytes spend it. */
 	if (s->cls[bg].backlogged) {
 		if (idx == bg)
@@ -631,8 +652,12 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 	struct ddl_cls *c = &s->cls[idx];
 
 	if (idx != DDL_BG(s) && len >= DDL_BURST_PKT_MIN && c->data_qlen &&
-	    !--c->data_qlen)
+	    !--c->data_qlen) {
 		c->empty_since = now;
+		/* What it still holds are ACKs; ddl_deactivate() if none. */
+		if (list_empty(&c->ack_node))
+			list_add_tail(&c->ack_node, &s->acks);
+	}
 }
 
 /**
@@ -716,6 +741,7 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 	ddl_fair_unqueue(s, c);
 	ddl_cluster_unqueue(s, c);
 	list_del_init(&c->rr_node);
+	list_del_init(&c->ack_node);
 	if (c->data_qlen) {
 		c->data_qlen = 0;
 		c->empty_since = now;

@@ -472,6 +472,12 @@ static void ddl_z_check_pick(struct ddl_zsim *z, u32 idx,
 			ddl_z_err(z, "bgshare pick of %u, credit %lld", idx,
 				  s->bg_credit);
 		break;
+	case DDL_R_ACK:
+		if (idx == bg || z->q[idx].data || s->ack_credit <= 0)
+			ddl_z_err(z, "ACK lane pick of %u: %u data packets, credit %lld",
+				  idx, idx == bg ? 0 : z->q[idx].data,
+				  s->ack_credit);
+		break;
 	case DDL_R_GREEN:
 		if (idx != s->green)
 			ddl_z_err(z, "green pick of %u, green is %u", idx,
@@ -1042,7 +1048,7 @@ static const char *ddl_z_check_keys(struct ddl_zsim *z)
 static const char *ddl_z_check_counters(struct ddl_zsim *z)
 {
 	const struct ddl_sched *s = &z->s;
-	u64 bursts = 0, done = 0, guard = 0, yields = 0, greens = 0;
+	u64 bursts = 0, done = 0, guard = 0, yields = 0, greens = 0, acks = 0;
 	u64 hits = 0, misses = 0, exts = 0, bytes = 0;
 	const struct ddl_turn_rec *r;
 	const struct ddl_job_log *l;
@@ -1067,6 +1073,11 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 		if (c->data_qlen != z->q[i].data)
 			return ddl_z_fail(z, "job %u: data_qlen %u, %u data packets queued",
 					  i, c->data_qlen, z->q[i].data);
+		if (list_empty(&c->ack_node) != (!z->q[i].qlen || z->q[i].data))
+			return ddl_z_fail(z, "job %u: %u packets, %u data, %s the ACK lane",
+					  i, z->q[i].qlen, z->q[i].data,
+					  list_empty(&c->ack_node) ? "not in" : "in");
+		acks += c->ack_runs;
 		l = &s->jlog[i];
 		if (c->bursts != l->done + c->in_burst)
 			return ddl_z_fail(z, "job %u: %llu bursts, %llu done, in_burst %d",
@@ -1092,6 +1103,10 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 	if (bursts != s->bursts || done != s->bursts_done)
 		return ddl_z_fail(z, "bursts %llu/%llu, done %llu/%llu",
 				  bursts, s->bursts, done, s->bursts_done);
+	if (acks != s->ack_runs || s->ack_credit > DDL_ACK_CREDIT_MAX ||
+	    s->ack_credit < -DDL_ACK_CREDIT_MAX)
+		return ddl_z_fail(z, "ack_runs %llu/%llu, credit %lld", acks,
+				  s->ack_runs, s->ack_credit);
 	if (guard != s->guard_runs || yields != s->yields ||
 	    greens != s->turns)
 		return ddl_z_fail(z, "guard %llu/%llu yields %llu/%llu greens %llu/turns %llu",

@@ -1056,6 +1056,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->yields = q->s.yields;
 	qs->guard_runs = q->s.guard_runs;
 	qs->bgshare_runs = q->s.bgshare_runs;
+	qs->ack_runs = q->s.ack_runs;
 	qs->cls_filter = q->cls_filter;
 	qs->cls_priority = q->cls_priority;
 	qs->cls_key = q->cls_key;
@@ -1259,6 +1260,7 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->greens = c->greens;
 	cs->yields = c->yields;
 	cs->guard_runs = c->guard_runs;
+	cs->ack_runs = c->ack_runs;
 	cs->keyed = c->keyed;
 	cs->key = c->keyed ? c->key : 0;
 	cs->bursts = c->bursts;

@@ -773,6 +773,12 @@ _Static_assert(offsetof(struct tc_ddl_xstats, qdisc) +
 	       offsetof(struct tc_ddl_xstats, class.rank) +
 	       sizeof(__u32), "DDL_HAS_CLUSTER covers the qdisc fields");
 
+/* And the ACK lane's counter, which came with the class's. */
+#define DDL_HAS_ACK(len) DDL_HAS(len, class.ack_runs)
+_Static_assert(offsetof(struct tc_ddl_xstats, qdisc.ack_runs) <=
+	       offsetof(struct tc_ddl_xstats, class.ack_runs),
+	       "DDL_HAS_ACK covers the qdisc field");
+
 /*
  * Text layout of the counters: lines start with two spaces, counters on a
  * line are separated by one; a line whose counters are all missing (older
@@ -877,6 +883,8 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, qdisc, turns_forced);
 	DDL_CNT(&o, len, *st, qdisc, guard_runs);
 	DDL_CNT(&o, len, *st, qdisc, bgshare_runs);
+	if (DDL_HAS_ACK(len))
+		DDL_CNT(&o, len, *st, qdisc, ack_runs);
 	ddl_line(&o);
 	/* Fair order: the reference's virtual time (bytes/weight x 256). */
 	if (DDL_HAS_FAIR(len)) {
@@ -959,6 +967,7 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, class, greens);
 	DDL_CNT(&o, len, *st, class, yields);
 	DDL_CNT(&o, len, *st, class, guard_runs);
+	DDL_CNT(&o, len, *st, class, ack_runs);
 	ddl_line(&o);
 	DDL_CNT(&o, len, *st, class, bytes_green);
 	DDL_CNT(&o, len, *st, class, bytes_yellow);

@@ -171,6 +171,9 @@ struct tc_ddl_qd_stats {
 	__u64	dscp_fails;	/* ... not written: the header was not writable */
 	__u32	cl_first;	/* minor of the job first in the order, 0 */
 	__u32	cl_jobs;	/* jobs in the cluster order (backlogged) */
+	__u64	ack_runs;	/* job packets sent ahead of the order: their
+				 * job held no data, only pure ACKs
+				 */
 };
 
 /* Per-class counters (tc -s class show). */
@@ -224,6 +227,9 @@ struct tc_ddl_cl_stats {
 	__u32	cl_rot;		/* rotation rank: breaks ties of cl_key */
 	__u32	rank;		/* its rank in the order now (0: first),
 				 * at most TC_DDL_DSCP_MAX
+				 */
+	__u64	ack_runs;	/* packets sent for it ahead of the order: it
+				 * held no data, only pure ACKs
 				 */
 };
 
