@@ -464,8 +464,9 @@ bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  * queued may start a burst (ddl_burst_start()).  Pure ACKs, which a
  * parameter server sends for the gradients it receives, neither start a
  * burst nor end the quiet time before one: a job is quiet while it has no
- * data queued.  Every job packet counts toward its burst's tag in the fair
- * order.
+ * data queued, and a job that holds only such packets is in the ACK lane
+ * (ddl_pick()).  Every job packet counts toward its burst's tag in the
+ * fair order.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
  * starts or its tag grows.

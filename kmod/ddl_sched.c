@@ -478,10 +478,11 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
  * order: the starvation guard (the class it looked at or served least
  * recently, if that was over maxwait / DDL_GUARD_SPLIT ago and its head
  * packet has waited more than maxwait less that; a class not taken goes
- * to the back), the background if it is owed its share, the green
- * job, a yellow job (the next in rotated order, by DRR in mode green, the
- * next by minor in mode static), the background.
- * The caller then sends one packet of the class and reports it with
+ * to the back), the background if it is owed its share, the ACK lane
+ * (a job that holds only packets shorter than DDL_BURST_PKT_MIN, while
+ * the lane has credit), the green job, a yellow job (the next in rotated
+ * order, by DRR in mode green, the next by minor in mode static), the
+ * background.  The caller then sends one packet of the class and reports it with
  * ddl_served().
  *
  * Context: under the qdisc lock.  Constant time.
@@ -565,7 +566,9 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
  * @now: current time, ns
  *
  * Call before ddl_deactivate() if the packet emptied the class.  With a
- * rate, this moves the earliest departure time of the next packet.
+ * rate, this moves the earliest departure time of the next packet.  A job
+ * packet sent other than by the ACK lane earns the lane a byte of credit
+ * per byte; one sent by it spends DDL_ACK_SHARE per byte.
  *
  * Context: under the qdisc lock.  Constant time.
  */
@@ -644,6 +647,7 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  * Keeps the count of data packets a job has queued, which ends its burst,
  * right when a packet leaves the queue other than by ddl_served(): a
  * change that lowered the limit dropped it.  ddl_served() calls it too.
+ * A job left with packets but no data joins the ACK lane.
  *
  * Context: under the qdisc lock.  Constant time.
  */
