@@ -482,8 +482,8 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
  * (a job that holds only packets shorter than DDL_BURST_PKT_MIN, while
  * the lane has credit), the green job, a yellow job (the next in rotated
  * order, by DRR in mode green, the next by minor in mode static), the
- * background.  The caller then sends one packet of the class and reports it with
- * ddl_served().
+ * background.  The caller then sends one packet of the class and reports
+ * it with ddl_served().
  *
  * Context: under the qdisc lock.  Constant time.
  * Return: class index, or DDL_NONE if no class is backlogged.
