@@ -64,7 +64,7 @@
 #define DDL_MAXWAIT_MIN		1000U
 #define DDL_MAXWAIT_MAX		60000000U
 
-#define DDL_BGSHARE_DEFAULT	5U	/* percent */
+#define DDL_BGSHARE_DEFAULT	3U	/* percent */
 #define DDL_BGSHARE_MAX		50U
 
 #define DDL_KEYTTL_DEFAULT	1000U	/* ms */

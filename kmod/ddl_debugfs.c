@@ -154,7 +154,7 @@ MODULE_PARM_DESC(yield, "Default yield time, us, 0 (never) or auto (auto)");
 DDL_MPARAM(maxwait, ddl_def_maxwait, DDL_MAXWAIT_MIN, DDL_MAXWAIT_MAX, false);
 MODULE_PARM_DESC(maxwait, "Default starvation guard, us (100000)");
 DDL_MPARAM(bgshare, ddl_def_bgshare, 0, DDL_BGSHARE_MAX, false);
-MODULE_PARM_DESC(bgshare, "Default background share, percent (5)");
+MODULE_PARM_DESC(bgshare, "Default background share, percent (3)");
 DDL_MPARAM(keyttl, ddl_def_keyttl, 0, DDL_KEYTTL_MAX, false);
 MODULE_PARM_DESC(keyttl, "Default key idle time before reuse, ms (1000)");
 

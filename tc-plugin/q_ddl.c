@@ -102,7 +102,7 @@ static void explain(void)
 		"           one is also the gap between bursts (default auto)\n"
 		"  maxwait  starvation guard: a head waiting this long goes, 1ms..60s,\n"
 		"           at least slice (default 100ms)\n"
-		"  bgshare  minimum share of the background class, 0..50%% (default 5%%)\n"
+		"  bgshare  minimum share of the background class, 0..50%% (default 3%%)\n"
 		"  key      built-in classification key (default sport)\n"
 		"  keyttl   idle time before a key class is reused, 0..3600s (default 1s)\n"
 		"  rate     shaping rate, 1kbit..1Tbit (default unlimited)\n"

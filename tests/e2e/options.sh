@@ -19,7 +19,7 @@ expect_eq "default mode" "$v_mode" fair
 expect_eq "default slice" "$v_slice" auto
 expect_eq "default yield" "$v_yield" auto
 expect_eq "default maxwait (us)" "$v_maxwait" 100000
-expect_eq "default bgshare" "$v_bgshare" 5
+expect_eq "default bgshare" "$v_bgshare" 3
 expect_eq "default key" "$v_key" sport
 expect_eq "default keyttl (ms)" "$v_keyttl" 1000
 # With slice auto a yield is not compared with the slice, nor maxwait.

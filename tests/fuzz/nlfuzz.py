@@ -84,7 +84,7 @@ BY_TYPE = {v[0]: k for k, v in ATTRS.items()}
 # 21, TCA_DDL_DSCP (binary), is not fuzzed here: tdc and cluster.sh test it.
 ATTR_MAX = 21
 DEFAULTS = {"limit": 10000, "jobs": 16, "mode": 3, "slice": AUTO,
-	    "yield": AUTO, "maxwait": 100000, "bgshare": 5, "key": 1,
+	    "yield": AUTO, "maxwait": 100000, "bgshare": 3, "key": 1,
 	    "keyttl": 1000, "rate": 0, "burst": 0, "target": 0,
 	    "target_time": AUTO, "interval": 10000, "ecn": 1, "lead": AUTO,
 	    "maxperiod": 10000000, "epoch": 20000, "base": 0}
