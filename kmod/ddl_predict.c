@@ -338,6 +338,24 @@ static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
 	c->iter_bytes = 0;
 }
 
+/*
+ * How far short of its learned size a job's iteration may stop and still
+ * have paused: the spread of the job's last sizes, at least 1/32 and at
+ * most 1/8 of the size.  A job whose sizes repeat then keeps its last
+ * bytes in their burst (one TCP flow behind the others stalls there).
+ */
+static u64 ddl_pause_short(const struct ddl_cls *c)
+{
+	u32 lo = U32_MAX, hi = 0, i;
+
+	for (i = 0; i < c->nsizes; i++) {
+		lo = min(lo, c->sizes[i]);
+		hi = max(hi, c->sizes[i]);
+	}
+	return clamp_t(u64, hi > lo ? hi - lo : 0, c->burst_size / 32,
+		       c->burst_size / 8);
+}
+
 /**
  * ddl_burst_paused() - would data from @c now go on with its burst?
  * @c: job class, with no data queued
@@ -345,8 +363,8 @@ static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
  *
  * A sender stalls within a burst: TCP waits for ACKs, a loaded host does
  * not run the sender.  Such a pause does not end the burst when the job
- * has a learned size, its iteration has sent less than seven eighths of
- * it, and it was quiet for less than DDL_FAIR_PAUSE_US or half its usual
+ * has a learned size, its iteration is short of it by more than the spread
+ * of its last sizes (at least 1/32, at most 1/8 of it), and it was quiet for less than DDL_FAIR_PAUSE_US or half its usual
  * compute (the quiet time before its iterations), whichever is longer, or
  * came back within a quarter period of the iteration's start; nor,
  * whatever its bytes, when its period is steady (predicted) and it came
@@ -364,7 +382,8 @@ bool ddl_burst_paused(const struct ddl_cls *c, u64 now)
 
 	if (c->predicted && early)
 		return true;
-	return size && c->iter_bytes + c->cur_bytes < size - size / 8 &&
+	return size &&
+	       c->iter_bytes + c->cur_bytes < size - ddl_pause_short(c) &&
 	       (early || now - c->empty_since < max(DDL_FAIR_PAUSE_NS,
 						    c->gap / 2));
 }

@@ -691,6 +691,57 @@ static void ddl_predict_pause_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cls->burst_size, 30000ULL);
 }
 
+struct ddl_tail_case {
+	const char	*name;
+	u64		sizes[3];	/* the job's last three bursts */
+	u64		sent;		/* of the fourth, before it stalls */
+	bool		burst;		/* its tail starts a new burst */
+};
+
+static const struct ddl_tail_case ddl_tail_cases[] = {
+	/* Repeated sizes: within 1/32 of the size it is done. */
+	{ "steady_94pct", { 30000, 30000, 30000 }, 28200, false },
+	{ "steady_97pct", { 30000, 30000, 30000 }, 29100, true },
+	/* Sizes that spread by 20 %: within 1/8, as they spread more. */
+	{ "spread_94pct", { 27000, 30000, 33000 }, 28200, true },
+	{ "spread_85pct", { 27000, 30000, 33000 }, 25500, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_tail, ddl_tail_cases, name);
+
+/*
+ * A job whose iteration stalls short of its learned size, for longer than
+ * the gap that ends a burst and shorter than DDL_FAIR_PAUSE_US, paused in
+ * it when it is short by more than its sizes spread (at least 1/32, at
+ * most 1/8 of the size): its tail keeps the burst's place.  Before, 7/8
+ * of any size ended the burst, and the tail of a burst whose one flow
+ * lagged waited behind other jobs' whole bursts (steady_94pct).
+ */
+static void ddl_predict_tail_test(struct kunit *test)
+{
+	const struct ddl_tail_case *c = test->param_value;
+	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	const u64 period = 100 * DDL_P_MS;
+	struct ddl_cls *cls = &sim->s.cls[1];
+	u64 t = DDL_P_T0;
+	u32 i;
+
+	for (i = 0; i < 3; i++, t += period) {
+		ddl_psim_tick(sim, t, DDL_P_MS);
+		KUNIT_ASSERT_TRUE(test, ddl_psim_burst(sim, 1, t, c->sizes[i]));
+	}
+	ddl_psim_tick(sim, t, DDL_P_MS);
+	KUNIT_ASSERT_TRUE(test, ddl_psim_burst(sim, 1, t, c->sent));
+	KUNIT_ASSERT_EQ(test, cls->burst_size, 30000ULL);
+	/*
+	 * 40 ms on: past a quarter period (not early), within half the
+	 * job's compute (a pause, if the bytes say so).
+	 */
+	t += 40 * DDL_P_MS;
+	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, t, 1500), c->burst);
+	KUNIT_EXPECT_EQ(test, cls->bursts, 5ULL - !c->burst);
+}
+
 /* sch_ddl_predict: ddl_size_median() */
 
 struct ddl_median_case {
@@ -1214,6 +1265,7 @@ static struct kunit_case ddl_predict_test_cases[] = {
 	KUNIT_CASE(ddl_predict_period_change_test),
 	KUNIT_CASE_PARAM(ddl_predict_restart_test, ddl_change_gen_params),
 	KUNIT_CASE_PARAM(ddl_predict_pause_test, ddl_pause_gen_params),
+	KUNIT_CASE_PARAM(ddl_predict_tail_test, ddl_tail_gen_params),
 	KUNIT_CASE_PARAM(ddl_size_median_test, ddl_median_gen_params),
 	KUNIT_CASE_PARAM(ddl_predict_stall_test, ddl_stall_gen_params),
 	KUNIT_CASE(ddl_predict_aperiodic_test),
