@@ -364,9 +364,10 @@ static u64 ddl_pause_short(const struct ddl_cls *c)
  * A sender stalls within a burst: TCP waits for ACKs, a loaded host does
  * not run the sender.  Such a pause does not end the burst when the job
  * has a learned size, its iteration is short of it by more than the spread
- * of its last sizes (at least 1/32, at most 1/8 of it), and it was quiet for less than DDL_FAIR_PAUSE_US or half its usual
- * compute (the quiet time before its iterations), whichever is longer, or
- * came back within a quarter period of the iteration's start; nor,
+ * of its last sizes (at least 1/32, at most 1/8 of it), and it was quiet
+ * for less than DDL_FAIR_PAUSE_US or half its usual compute (the quiet
+ * time before its iterations), whichever is longer, or came back within a
+ * quarter period of the iteration's start; nor,
  * whatever its bytes, when its period is steady (predicted) and it came
  * back within a quarter period.  A size learned too large is unlearned by
  * the job's compute time: iterations a period apart are more than a
