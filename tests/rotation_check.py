@@ -5,11 +5,13 @@
 Prints one "ok - ..." / "not ok - ..." line per assertion (TAP-like, as
 tests/lib.sh) and exits 1 if any failed.
 
-  rotation_check.py rotation SAMPLES JOBS MIN_SHARE
+  rotation_check.py rotation SAMPLES JOBS MIN_SHARE [TURNS]
         in every sampling interval during which the same job stayed green,
         that job got at least MIN_SHARE of the job bytes (on aggregate, and
         in 80% of the intervals); green visited the jobs in round-robin
-        order; every job was green, in more than one round
+        order; every job was green, in more than one round.  The order is
+        the one the samples saw, or with TURNS (a copy of the instance's
+        debugfs turns file) every green change the qdisc logged
   rotation_check.py sink-share SINK PORTS MIN MAX
         median over busy buckets of the largest per-port share of bytes
         received lies in [MIN, MAX]
@@ -20,8 +22,8 @@ tests/lib.sh) and exits 1 if any failed.
   rotation_check.py sink-share-of SINK PORT ALLPORTS MIN MAX [FROM TO]
         PORT's share of all bytes received on ALLPORTS (between FROM and
         TO ms after the sink started; FROM auto:PORTS:MS means the MS ms
-        from 1 s after the last of PORTS began to arrive) lies in
-        [MIN, MAX]
+        from 1 s after the last of PORTS began to arrive, cut short where
+        the first of them stopped arriving) lies in [MIN, MAX]
 """
 import json
 import statistics
@@ -64,7 +66,23 @@ def class_green(a, b, jobs):
     return grew[0] if len(grew) == 1 else None
 
 
-def rotation(path, jobs, min_share):
+def turns_order(path, jobs):
+    """The jobs a debugfs turns file logged made green, first and then by
+    the rotation: all of them, and those from the first turn to the last
+    job to begin (senders start one by one, and the rotation passes over
+    a job with nothing queued)."""
+    seq = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 4 and w[0].isdigit() and \
+                    w[3] in ("start", "slice"):
+                seq.append(int(w[2], 16))
+    first = [seq.index(j) for j in range(1, jobs + 1) if j in seq]
+    return seq, seq[max(first):] if len(first) == jobs else seq
+
+
+def rotation(path, jobs, min_share, turns=None):
     samples = json.load(open(path))
     check("enough samples (%d)" % len(samples), len(samples) >= 10)
     green_bytes = total = 0
@@ -99,12 +117,16 @@ def rotation(path, jobs, min_share):
           (share, min_share), share >= min_share)
     check("green dominated %d of %d intervals" % (good, intervals),
           intervals and good >= 0.8 * intervals)
+    seen = seq
+    if turns:
+        seen, seq = turns_order(turns, jobs)
+        print("# rotation turns logged: %s" % seen)
     steps = list(zip(seq, seq[1:]))
     rr = sum(1 for x, y in steps if y == x % jobs + 1)
     check("green moved round robin in %d of %d changes (sequence %s)" %
           (rr, len(steps), seq), steps and rr >= 0.9 * len(steps))
-    check("every job was green", set(seq) >= set(range(1, jobs + 1)),
-          str(sorted(set(seq))))
+    check("every job was green", set(seen) >= set(range(1, jobs + 1)),
+          str(sorted(set(seen))))
     last = samples[-1]["classes"]
     greens = {minor(n): c.get("greens", 0) for n, c in last.items()
               if 1 <= minor(n) <= jobs}
@@ -168,7 +190,7 @@ def ports_arg(s):
 def main():
     cmd, a = sys.argv[1], sys.argv[2:]
     if cmd == "rotation":
-        rotation(a[0], int(a[1]), float(a[2]))
+        rotation(a[0], int(a[1]), float(a[2]), *a[3:4])
     elif cmd == "sink-share":
         sink_share(a[0], ports_arg(a[1]), float(a[2]), float(a[3]))
     elif cmd == "sink-order":
@@ -183,9 +205,14 @@ def main():
             # arrive, for MS
             _, ps, dur = a[5].split(":")
             sink = load_sink(a[0])
-            t0 = max(sink["ports"][p]["first"] or 0
-                     for p in ps.split(",")) + 1000
-            win = [t0, t0 + float(dur)]
+            ps = [sink["ports"][p] for p in ps.split(",")]
+            t0 = max(p["first"] or 0 for p in ps) + 1000
+            t1 = min([t0 + float(dur)] + [p["last"] or 0 for p in ps])
+            # On a loaded host senders start seconds apart: a window in
+            # which one of them had stopped would measure nothing.
+            check("the senders overlapped for %.0f ms (want >= 1000)"
+                  % (t1 - t0), t1 - t0 >= 1000)
+            win = [t0, t1]
         else:
             win = []
         sink_share_of(a[0], int(a[1]), ports_arg(a[2]), float(a[3]),

@@ -2,14 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 """Sample `tc -s -j qdisc show` and `tc -s class show` over time.
 
-usage: tcsample.py DEV HANDLE SECS INTERVAL_MS      (run inside the netns)
+usage: tcsample.py DEV HANDLE SECS INTERVAL_MS [classes]   (in the netns)
 Prints JSON: a list of samples {"t": ms since start, "qdisc": {...},
 "classes": {"MAJ:MIN": {...}}} for the qdisc HANDLE (e.g. 10:) and its
 classes.  tc 6.1 prints classes as text only: tcclass.py parses that.
+With "classes", samples hold the classes only ("qdisc" is {}), and only
+the fields a netlink dump gives without tc: bytes, packets, green_ns,
+bytes_green, bytes_yellow and greens.  No process starts per sample, so
+a loaded host, where starting tc takes most of a second, still samples
+every INTERVAL_MS.
 """
 import importlib.util
 import json
 import os
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -21,6 +28,59 @@ tcclass = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tcclass)
 
 
+RTM_GETTCLASS, NLMSG_DONE, NLMSG_ERROR = 42, 3, 2
+NLM_F_REQUEST, NLM_F_DUMP = 1, 0x300
+TCA_STATS2, TCA_STATS_BASIC, TCA_STATS_APP = 7, 1, 4
+XSTATS_CLASS = 1                # TCA_DDL_XSTATS_CLASS
+# struct tc_ddl_xstats: type, pad, then struct tc_ddl_cl_stats
+XSTATS_FIELDS = ("green_ns", "bytes_green", "bytes_yellow", "greens")
+
+
+def attrs(buf):
+    """Yield (type, payload) of the netlink attributes in buf."""
+    off = 0
+    while off + 4 <= len(buf):
+        alen, atype = struct.unpack_from("HH", buf, off)
+        if alen < 4:
+            break
+        yield atype & 0x3fff, buf[off + 4:off + alen]
+        off += (alen + 3) & ~3
+
+
+def nl_classes(sk, ifindex, handle):
+    """The classes of qdisc HANDLE ("10:") on ifindex, from one dump."""
+    major = int(handle.rstrip(":"), 16)
+    tcm = struct.pack("BBHiIII", socket.AF_UNSPEC, 0, 0, ifindex, 0, 0, 0)
+    sk.send(struct.pack("IHHII", 16 + len(tcm), RTM_GETTCLASS,
+                        NLM_F_REQUEST | NLM_F_DUMP, 1, 0) + tcm)
+    out = {}
+    while True:
+        buf = sk.recv(1 << 20)
+        off = 0
+        while off + 16 <= len(buf):
+            mlen, mtype = struct.unpack_from("IH", buf, off)
+            msg = buf[off + 16:off + mlen]
+            off += (mlen + 3) & ~3
+            if mtype in (NLMSG_DONE, NLMSG_ERROR):
+                return out
+            _, _, _, idx, hdl, _, _ = struct.unpack_from("BBHiIII", msg)
+            if idx != ifindex or hdl >> 16 != major:
+                continue
+            c = {}
+            for atype, payload in attrs(msg[20:]):
+                if atype != TCA_STATS2:
+                    continue
+                for stype, sp in attrs(payload):
+                    if stype == TCA_STATS_BASIC:
+                        c["bytes"], c["packets"] = struct.unpack_from(
+                            "QI", sp)
+                    elif stype == TCA_STATS_APP and len(sp) >= 40 and \
+                            struct.unpack_from("I", sp)[0] == XSTATS_CLASS:
+                        c.update(zip(XSTATS_FIELDS,
+                                     struct.unpack_from("4Q", sp, 8)))
+            out["%x:%x" % (hdl >> 16, hdl & 0xffff)] = c
+
+
 def tc(*args):
     return subprocess.run(["tc", "-s"] + list(args), capture_output=True,
                           text=True, check=True).stdout
@@ -29,15 +89,24 @@ def tc(*args):
 def main():
     dev, handle = sys.argv[1], sys.argv[2]
     secs, step = float(sys.argv[3]), int(sys.argv[4]) / 1000.0
+    classes_only = sys.argv[5:6] == ["classes"]
+    if classes_only:
+        ifindex = socket.if_nametoindex(dev)
+        sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                           socket.NETLINK_ROUTE)
     start = time.monotonic()
     samples = []
     while time.monotonic() - start < secs:
         t0 = time.monotonic()
-        qd = [q for q in json.loads(tc("-j", "qdisc", "show", "dev", dev))
-              if q.get("handle") == handle]
-        cls = {c["class"]: c
-               for c in tcclass.parse(tc("class", "show", "dev", dev))
-               if c["class"].startswith(handle)}
+        if classes_only:
+            qd, cls = [], nl_classes(sk, ifindex, handle)
+        else:
+            qd = [q for q in json.loads(tc("-j", "qdisc", "show", "dev",
+                                           dev))
+                  if q.get("handle") == handle]
+            cls = {c["class"]: c
+                   for c in tcclass.parse(tc("class", "show", "dev", dev))
+                   if c["class"].startswith(handle)}
         samples.append({"t": (t0 - start) * 1000,
                         "qdisc": qd[0] if qd else {}, "classes": cls})
         time.sleep(max(0.0, step - (time.monotonic() - t0)))

@@ -183,11 +183,24 @@ def udp_burst(addr, port, sport, count, size, tos=0, mark=0, prio=0):
     print("sent %d" % count)
 
 
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+
+
+def arrival(anc, start, real0, now):
+    """A datagram's receive time on the monotonic clock, else NOW."""
+    for level, kind, data in anc:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            sec, nsec = struct.unpack("qq", data[:16])
+            return start + (sec + nsec / 1e9 - real0)
+    return now
+
+
 def udp_sink(addr, ports, secs, bucket_ms):
     socks = {}
     for p in ports:
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         s.bind((addr, p))
         s.setblocking(False)
         socks[s] = p
@@ -197,6 +210,10 @@ def udp_sink(addr, ports, secs, bucket_ms):
                  "first": None}
              for p in ports}
     start = time.monotonic()
+    # Arrival times are the kernel's receive timestamps (CLOCK_REALTIME),
+    # taken to the monotonic clock: on a loaded host the sink may read a
+    # second's datagrams at once, but each keeps the time it arrived.
+    real0 = time.time()
     end = start + secs
     last = None
     while True:
@@ -214,10 +231,11 @@ def udp_sink(addr, ports, secs, bucket_ms):
             st = stats[socks[s]]
             while True:
                 try:
-                    data = s.recv(65536)
+                    data, anc, _, _ = s.recvmsg(65536, 64)
                 except BlockingIOError:
                     break
-                b = int((now - start) * 1000 // bucket_ms)
+                t = arrival(anc, start, real0, now)
+                b = int((t - start) * 1000 // bucket_ms)
                 st["buckets"][b] = st["buckets"].get(b, 0) + len(data)
                 st["packets"] += 1
                 st["bytes"] += len(data)
@@ -226,11 +244,11 @@ def udp_sink(addr, ports, secs, bucket_ms):
                     st["reordered"] += 1
                 st["next"] = max(st["next"], seq + 1)
                 if st["last"] is not None:
-                    gap = (now - st["last"]) * 1000
+                    gap = (t - st["last"]) * 1000
                     st["max_gap_ms"] = max(st["max_gap_ms"], gap)
                 else:
-                    st["first"] = (now - start) * 1000
-                st["last"] = now
+                    st["first"] = (t - start) * 1000
+                st["last"] = t
     for st in stats.values():
         if st["last"] is not None:
             st["last"] = (st["last"] - start) * 1000

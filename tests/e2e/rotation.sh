@@ -44,24 +44,30 @@ scenario() {
 	done
 }
 
-# ddl, rotating the whole order; changed mid-run
+# ddl, rotating the whole order; changed mid-run.  The samples give the
+# bytes while a job is green; the debugfs turns log, every green change.
 scenario ddl jobs 4 mode rotate slice $slice yield 0 maxwait 30s bgshare 0 ||
 	fail "ddl under tbf"
 if timing; then
 	"${A[@]}" python3 -S "$TESTS_DIR/tcsample.py" a0 10: $(( secs / 2 )) \
-		$step >"$T/samples1.json" &
+		$step classes >"$T/samples1.json" &
 	sampler=$!
 fi
 sleep $(( secs / 2 ))
 run "qdisc change mid-run" "${A[@]}" tc qdisc change dev a0 parent 1:1 \
 	handle 10: ddl mode green limit 5000
+# The green changes until then (the check takes the rotation's).
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+inum=$("${A[@]}" stat -L -c %i /proc/self/ns/net)
+cp "/sys/kernel/debug/sch_ddl/a0-10:-ns$inum/turns" "$T/turns" ||
+	fail "debugfs turns file"
 run "class change mid-run" "${A[@]}" tc class change dev a0 parent 10: \
 	classid 10:2 ddl weight 2
 timing && wait $sampler
 wait $sink
 if timing; then
 	python3 -S "$TESTS_DIR/rotation_check.py" rotation "$T/samples1.json" 4 \
-		0.85 || _failed=1
+		0.85 "$T/turns" || _failed=1
 fi
 
 s=$(snap -n ddl-a a0)
