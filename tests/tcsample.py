@@ -26,59 +26,32 @@ spec = importlib.util.spec_from_file_location("tcclass",
                                               HERE + "/tcclass.py")
 tcclass = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tcclass)
+spec = importlib.util.spec_from_file_location("txrate", HERE + "/txrate.py")
+txrate = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(txrate)
 
 
-RTM_GETTCLASS, NLMSG_DONE, NLMSG_ERROR = 42, 3, 2
-NLM_F_REQUEST, NLM_F_DUMP = 1, 0x300
-TCA_STATS2, TCA_STATS_BASIC, TCA_STATS_APP = 7, 1, 4
 XSTATS_CLASS = 1                # TCA_DDL_XSTATS_CLASS
 # struct tc_ddl_xstats: type, pad, then struct tc_ddl_cl_stats
 XSTATS_FIELDS = ("green_ns", "bytes_green", "bytes_yellow", "greens")
 
 
-def attrs(buf):
-    """Yield (type, payload) of the netlink attributes in buf."""
-    off = 0
-    while off + 4 <= len(buf):
-        alen, atype = struct.unpack_from("HH", buf, off)
-        if alen < 4:
-            break
-        yield atype & 0x3fff, buf[off + 4:off + alen]
-        off += (alen + 3) & ~3
-
-
 def nl_classes(sk, ifindex, handle):
     """The classes of qdisc HANDLE ("10:") on ifindex, from one dump."""
     major = int(handle.rstrip(":"), 16)
-    tcm = struct.pack("BBHiIII", socket.AF_UNSPEC, 0, 0, ifindex, 0, 0, 0)
-    sk.send(struct.pack("IHHII", 16 + len(tcm), RTM_GETTCLASS,
-                        NLM_F_REQUEST | NLM_F_DUMP, 1, 0) + tcm)
     out = {}
-    while True:
-        buf = sk.recv(1 << 20)
-        off = 0
-        while off + 16 <= len(buf):
-            mlen, mtype = struct.unpack_from("IH", buf, off)
-            msg = buf[off + 16:off + mlen]
-            off += (mlen + 3) & ~3
-            if mtype in (NLMSG_DONE, NLMSG_ERROR):
-                return out
-            _, _, _, idx, hdl, _, _ = struct.unpack_from("BBHiIII", msg)
-            if idx != ifindex or hdl >> 16 != major:
-                continue
-            c = {}
-            for atype, payload in attrs(msg[20:]):
-                if atype != TCA_STATS2:
-                    continue
-                for stype, sp in attrs(payload):
-                    if stype == TCA_STATS_BASIC:
-                        c["bytes"], c["packets"] = struct.unpack_from(
-                            "QI", sp)
-                    elif stype == TCA_STATS_APP and len(sp) >= 40 and \
-                            struct.unpack_from("I", sp)[0] == XSTATS_CLASS:
-                        c.update(zip(XSTATS_FIELDS,
-                                     struct.unpack_from("4Q", sp, 8)))
-            out["%x:%x" % (hdl >> 16, hdl & 0xffff)] = c
+    for hdl, stats in txrate.tc_dump(sk, txrate.RTM_GETTCLASS, ifindex):
+        if hdl >> 16 != major:
+            continue
+        c = {}
+        if txrate.TCA_STATS_BASIC in stats:
+            c["bytes"], c["packets"] = struct.unpack_from(
+                "QI", stats[txrate.TCA_STATS_BASIC])
+        app = stats.get(txrate.TCA_STATS_APP, b"")
+        if len(app) >= 40 and struct.unpack_from("I", app)[0] == XSTATS_CLASS:
+            c.update(zip(XSTATS_FIELDS, struct.unpack_from("4Q", app, 8)))
+        out["%x:%x" % (hdl >> 16, hdl & 0xffff)] = c
+    return out
 
 
 def tc(*args):

@@ -21,9 +21,9 @@ import struct
 import sys
 import time
 
-RTM_GETQDISC, NLMSG_DONE, NLMSG_ERROR = 38, 3, 2
+RTM_GETQDISC, RTM_GETTCLASS, NLMSG_DONE, NLMSG_ERROR = 38, 42, 3, 2
 NLM_F_REQUEST, NLM_F_DUMP = 1, 0x300
-TCA_STATS2, TCA_STATS_BASIC = 7, 1
+TCA_STATS2, TCA_STATS_BASIC, TCA_STATS_APP = 7, 1, 4
 
 
 def attrs(buf):
@@ -37,38 +37,44 @@ def attrs(buf):
         off += (alen + 3) & ~3
 
 
-def qdisc_read(dev, handle):
-    """Bytes and packets of qdisc HANDLE ("10:") of DEV, and when read."""
-    ifindex = socket.if_nametoindex(dev)
-    want = int(handle.rstrip(":"), 16) << 16
-    sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
-                       socket.NETLINK_ROUTE)
+def tc_dump(sk, rtm, ifindex):
+    """Yield (handle, {TCA_STATS_* type: payload}) for each qdisc or class
+    of ifindex in an RTM_GETQDISC or RTM_GETTCLASS dump on netlink socket
+    sk.  Consume it whole: the dump's end leaves the socket empty."""
     tcm = struct.pack("BBHiIII", socket.AF_UNSPEC, 0, 0, ifindex, 0, 0, 0)
-    t0 = time.monotonic()
-    sk.send(struct.pack("IHHII", 16 + len(tcm), RTM_GETQDISC,
+    sk.send(struct.pack("IHHII", 16 + len(tcm), rtm,
                         NLM_F_REQUEST | NLM_F_DUMP, 1, 0) + tcm)
-    found = None
-    done = False
-    while not done:
-        buf = sk.recv(1 << 16)
-        t1 = time.monotonic()
+    while True:
+        buf = sk.recv(1 << 20)
         off = 0
         while off + 16 <= len(buf):
             mlen, mtype = struct.unpack_from("IH", buf, off)
             msg = buf[off + 16:off + mlen]
             off += (mlen + 3) & ~3
             if mtype in (NLMSG_DONE, NLMSG_ERROR):
-                done = True
-                break
+                return
             _, _, _, idx, hdl, _, _ = struct.unpack_from("BBHiIII", msg)
-            if idx != ifindex or hdl != want:
+            if idx != ifindex:
                 continue
+            stats = {}
             for atype, payload in attrs(msg[20:]):
-                if atype != TCA_STATS2:
-                    continue
-                for stype, sp in attrs(payload):
-                    if stype == TCA_STATS_BASIC:
-                        found = struct.unpack_from("QI", sp)
+                if atype == TCA_STATS2:
+                    stats.update(attrs(payload))
+            yield hdl, stats
+
+
+def qdisc_read(dev, handle):
+    """Bytes and packets of qdisc HANDLE ("10:") of DEV, and when read."""
+    ifindex = socket.if_nametoindex(dev)
+    want = int(handle.rstrip(":"), 16) << 16
+    sk = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                       socket.NETLINK_ROUTE)
+    t0 = time.monotonic()
+    found = None
+    for hdl, stats in tc_dump(sk, RTM_GETQDISC, ifindex):
+        if hdl == want and TCA_STATS_BASIC in stats:
+            found = struct.unpack_from("QI", stats[TCA_STATS_BASIC])
+    t1 = time.monotonic()
     sk.close()
     if found is None:
         sys.exit("no qdisc %s on %s" % (handle, dev))
