@@ -340,9 +340,12 @@ static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
 
 /*
  * How far short of its learned size a job's iteration may stop and still
- * have paused: the spread of the job's last sizes, at least 1/32 and at
+ * have paused: the spread of the job's last sizes, at least 1/1024 and at
  * most 1/8 of the size.  A job whose sizes repeat then keeps its last
- * bytes in their burst (one TCP flow behind the others stalls there).
+ * bytes in their burst (one TCP flow behind the others stalls there),
+ * however few: a tail that starts a burst of its own waits behind other
+ * jobs' whole bursts, while a burst that ended short and is taken for
+ * paused only keeps its tag until the pause outlasts the quiet time.
  */
 static u64 ddl_pause_short(const struct ddl_cls *c)
 {
@@ -352,7 +355,7 @@ static u64 ddl_pause_short(const struct ddl_cls *c)
 		lo = min(lo, c->sizes[i]);
 		hi = max(hi, c->sizes[i]);
 	}
-	return clamp_t(u64, hi > lo ? hi - lo : 0, c->burst_size / 32,
+	return clamp_t(u64, hi > lo ? hi - lo : 0, c->burst_size / 1024,
 		       c->burst_size / 8);
 }
 
@@ -364,7 +367,7 @@ static u64 ddl_pause_short(const struct ddl_cls *c)
  * A sender stalls within a burst: TCP waits for ACKs, a loaded host does
  * not run the sender.  Such a pause does not end the burst when the job
  * has a learned size, its iteration is short of it by more than the spread
- * of its last sizes (at least 1/32, at most 1/8 of it), and it was quiet
+ * of its last sizes (at least 1/1024, at most 1/8 of it), and it was quiet
  * for less than DDL_FAIR_PAUSE_US or half its usual compute (the quiet
  * time before its iterations), whichever is longer, or came back within a
  * quarter period of the iteration's start; nor,

@@ -699,9 +699,10 @@ struct ddl_tail_case {
 };
 
 static const struct ddl_tail_case ddl_tail_cases[] = {
-	/* Repeated sizes: within 1/32 of the size it is done. */
+	/* Repeated sizes: within 1/1024 of the size it is done. */
 	{ "steady_94pct", { 30000, 30000, 30000 }, 28200, false },
-	{ "steady_97pct", { 30000, 30000, 30000 }, 29100, true },
+	{ "steady_99pct", { 30000, 30000, 30000 }, 29700, false },
+	{ "steady_99_95pct", { 30000, 30000, 30000 }, 29985, true },
 	/* Sizes that spread by 20 %: within 1/8, as they spread more. */
 	{ "spread_94pct", { 27000, 30000, 33000 }, 28200, true },
 	{ "spread_85pct", { 27000, 30000, 33000 }, 25500, false },
@@ -712,10 +713,11 @@ KUNIT_ARRAY_PARAM_DESC(ddl_tail, ddl_tail_cases, name);
 /*
  * A job whose iteration stalls short of its learned size, for longer than
  * the gap that ends a burst and shorter than DDL_FAIR_PAUSE_US, paused in
- * it when it is short by more than its sizes spread (at least 1/32, at
+ * it when it is short by more than its sizes spread (at least 1/1024, at
  * most 1/8 of the size): its tail keeps the burst's place.  Before, 7/8
- * of any size ended the burst, and the tail of a burst whose one flow
- * lagged waited behind other jobs' whole bursts (steady_94pct).
+ * of any size ended the burst, then 31/32 (steady_94pct, then
+ * steady_99pct fail on those), and the tail of a burst whose one flow
+ * lagged waited behind other jobs' whole bursts.
  */
 static void ddl_predict_tail_test(struct kunit *test)
 {
