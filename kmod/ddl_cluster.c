@@ -39,6 +39,14 @@
  * The rank of a job (for its DSCP) counts the jobs ahead of it whose burst
  * is in progress: backlogged, or paused for less than DDL_FAIR_PAUSE_US.
  *
+ * A host that holds one job has no rank to give: the job is always first
+ * there.  Jobs that meet only in the fabric are ordered by a deal instead
+ * (@shuffle_us): every deal of the shared clock gives each job class a
+ * place among the code points from its class and the deal's number alone,
+ * and the next deal gives every job the reverse of its place.  So every
+ * host computes the same place for a job without knowing the others, and
+ * of any two jobs each is ahead (or level) in one deal of every pair.
+ *
  * Cost: O(1) per packet, O(log jobs) when a burst starts or its key moves;
  * a rank walks at most TC_DDL_DSCP_MAX jobs.  No clock is read: the glue
  * keeps @clock_off, the shared clock less its own.
@@ -124,6 +132,76 @@ u64 ddl_epoch_of(const struct ddl_params *p, u64 shared)
 			 (u64)p->epoch_us * NSEC_PER_USEC_U64);
 }
 
+/*
+ * Whether @shared lies within 1/DDL_EDGE_DIV of an epoch of the edge of
+ * the period of @len_ns it falls in, periods counting from the base.
+ */
+static bool ddl_near_edge(const struct ddl_params *p, u64 shared, u64 len_ns)
+{
+	u64 margin = (u64)p->epoch_us * NSEC_PER_USEC_U64 / DDL_EDGE_DIV;
+	u64 off;
+
+	div64_u64_rem(shared - p->base_ns, len_ns, &off);
+	return off < margin || len_ns - off <= margin;
+}
+
+/**
+ * ddl_deal_of() - the deal of the fabric's code points at a time
+ * @p: configuration, with a shuffle
+ * @shared: nanoseconds of the shared clock
+ *
+ * Deals last @p->shuffle_us and count from @p->base_ns, as epochs do.
+ *
+ * Context: any; pure.
+ * Return: the deal's number.
+ */
+u64 ddl_deal_of(const struct ddl_params *p, u64 shared)
+{
+	return div64_u64(shared - p->base_ns,
+			 (u64)p->shuffle_us * NSEC_PER_USEC_U64);
+}
+
+/*
+ * A 32-bit hash of a job class and a pair of deals, the same on every
+ * host and every kernel: it is part of what hosts agree on, so it is
+ * written out here (the SplitMix64 finaliser) rather than borrowed.
+ */
+static u32 ddl_deal_hash(u32 idx, u64 pair)
+{
+	u64 x = pair * 0x9e3779b97f4a7c15ULL + idx;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return (x ^ (x >> 31)) >> 32;
+}
+
+/**
+ * ddl_fabric_place() - the place a deal gives a job among the code points
+ * @p: configuration: @p->ndscp code points, at least one
+ * @idx: job class index
+ * @deal: the deal's number (ddl_deal_of())
+ *
+ * Deals go in pairs.  The first of a pair places each job by a hash of its
+ * class and the pair; the second by the complement of that hash, which
+ * reverses the order of every two jobs.  A job's place is a function of
+ * its class and the deal only: two hosts that hold different jobs give a
+ * job they both hold the same place, and over any pair of deals every job
+ * is ahead of every other one in one deal (or level with it in both).
+ * Jobs whose hashes fall in the same share of the range are level, as are
+ * jobs of the same class.
+ *
+ * Context: any; pure.
+ * Return: the place, 0 (first) .. @p->ndscp - 1.
+ */
+u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u64 deal)
+{
+	u32 h = ddl_deal_hash(idx, deal >> 1);
+
+	if (deal & 1)
+		h = ~h;
+	return mul_u32_u32(h, p->ndscp) >> 32;
+}
+
 /* Time the declared size of job @c takes at its share of the rate, ns. */
 static u64 ddl_cl_span(const struct ddl_sched *s, const struct ddl_params *p,
 		       const struct ddl_cls *c)
@@ -175,6 +253,8 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
 
 	div_u64_rem(k, s->jobs, &turn);
 	s->epoch = k;
+	if (ddl_near_edge(p, shared, epoch_ns))
+		s->edge_bursts++;
 	c->cl_allow = ddl_cl_allow(p, c);
 	c->cl_bytes = 0;
 	ddl_cl_rekey(s, c, k * epoch_ns + ddl_cl_span(s, p, c),
@@ -329,36 +409,76 @@ u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
 	return rank;
 }
 
+/*
+ * The place of job @c's burst: the last of its places in every deal from
+ * the one its burst began in to @deal.  A burst that spans more than
+ * DDL_DEAL_SPAN deals is a steady flow: it takes the last place.
+ */
+static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
+			   u32 idx, u64 deal)
+{
+	if (deal - c->cl_mark_deal > DDL_DEAL_SPAN) {
+		c->cl_mark = p->ndscp - 1;
+		c->cl_mark_deal = deal;
+		return;
+	}
+	while (c->cl_mark_deal != deal) {
+		c->cl_mark_deal++;
+		c->cl_mark = max(c->cl_mark,
+				 ddl_fabric_place(p, idx, c->cl_mark_deal));
+	}
+}
+
 /**
- * ddl_cluster_mark() - the rank a job's packet carries out of the host
+ * ddl_cluster_mark() - the place a job's packet carries out of the host
  * @s: scheduler
+ * @p: configuration, with code points
  * @idx: job class index, backlogged
- * @max: the largest rank of interest
  * @now: current time, ns
  *
- * The rank of ddl_cluster_rank(), except that it never falls during a
- * burst.  A switch queues the burst's packets by the code point of their
- * rank: had the rank fallen when the jobs ahead finished, the burst's
- * later packets would overtake its earlier ones, still queued behind a
- * lower priority, and the receiver's TCP would take that reordering for
- * loss and the sender retransmit.  A rank that rises (a burst with an
- * earlier key began) is written at once: later packets then queue behind
- * earlier ones, in order.  The job's next burst (as ddl_burst_start()
- * sees it, after a gap) starts from its rank then: a synchronous job
- * sends it only when its last one has arrived.
+ * With a shuffle, the last of the places ddl_fabric_place() gives the job
+ * in the deals from the one its burst began in to now; else its rank in
+ * the cluster order (ddl_cluster_rank()), the last it had in its burst.
+ * So the place never rises during a burst.  A switch queues the burst's
+ * packets by their code point: had the place risen (the jobs ahead
+ * finished, or a new deal put the job ahead), the burst's later packets
+ * would overtake its earlier ones, still queued behind a lower priority,
+ * and the receiver's TCP would take that reordering for loss and the
+ * sender retransmit.  A place that falls is written at once: later packets
+ * then queue behind earlier ones, in order.  The job's next burst (as
+ * ddl_burst_start() sees it, after a gap) starts from its place then: a
+ * synchronous job sends it only when its last one has arrived.  With a
+ * shuffle the place depends on the job's class, its burst's start and the
+ * shared clock only, not on the other jobs the host holds.
  *
- * Context: under the qdisc lock.  As ddl_cluster_rank().
- * Return: the rank to write, 0 .. @max.
+ * Context: under the qdisc lock.  As ddl_cluster_rank(); with a shuffle,
+ * one hash per deal the burst spans, at most DDL_DEAL_SPAN.
+ * Return: the place to write, 0 .. @p->ndscp - 1.
  */
-u32 ddl_cluster_mark(struct ddl_sched *s, u32 idx, u32 max, u64 now)
+u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
+		     u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
-	u32 rank = ddl_cluster_rank(s, idx, max, now);
+	u32 max = p->ndscp - 1;
 
-	if (rank > c->cl_mark || c->cl_mark_burst != c->last_burst) {
-		c->cl_mark = rank;
+	if (c->cl_mark_burst != c->last_burst) {
 		c->cl_mark_burst = c->last_burst;
+		c->cl_mark = 0;
+		if (p->shuffle_us) {
+			u64 start = c->last_burst + s->clock_off;
+
+			c->cl_mark_deal = ddl_deal_of(p, start);
+			c->cl_mark = ddl_fabric_place(p, idx, c->cl_mark_deal);
+			if (ddl_near_edge(p, start, (u64)p->shuffle_us *
+						    NSEC_PER_USEC_U64))
+				s->edge_bursts++;
+		}
 	}
+	if (p->shuffle_us)
+		ddl_mark_deals(c, p, idx, ddl_deal_of(p, now + s->clock_off));
+	else
+		c->cl_mark = max(c->cl_mark,
+				 ddl_cluster_rank(s, idx, max, now));
 	return min(c->cl_mark, max);
 }
 

@@ -116,6 +116,18 @@
 #define DDL_CL_SPAN_MAX		(1000ULL * 1000000000ULL)
 #define DDL_CL_NOMINAL		8U
 
+/*
+ * The fabric's code points (shuffle): a deal lasts 10 ms to an hour, us.
+ * A burst that begins within 1/DDL_EDGE_DIV of an epoch of the edge of
+ * its epoch or deal is counted: a host whose clock is off by that much
+ * keys or marks it as of the neighbouring one.  A burst that spans more
+ * than DDL_DEAL_SPAN deals is marked with the last place.
+ */
+#define DDL_SHUFFLE_MIN		10000U
+#define DDL_SHUFFLE_MAX		3600000000U
+#define DDL_EDGE_DIV		16U
+#define DDL_DEAL_SPAN		16U
+
 /* A job empty this long starts a new burst when it sends again (no yield). */
 #define DDL_BURST_GAP_US	1000U
 
@@ -197,8 +209,11 @@
  * @epoch_us: mode cluster: length of an epoch of the shared clock
  * @base_ns: mode cluster: where epoch 0 begins on the shared clock
  * @ndscp: code points in @dscp; 0: DSCP left alone
- * @dscp: DSCP written into a job's packets by its rank, the last for the
- *	later ranks
+ * @dscp: DSCP written into a job's packets by its place, the first for the
+ *	first place, the last for every later one
+ * @shuffle_us: the place is dealt anew every @shuffle_us from @base_ns on
+ *	the shared clock, from the job's class alone (ddl_fabric_place());
+ *	0: the place is the job's rank in the cluster order (mode cluster)
  * @burst_ns: derived by ddl_params_derive(): @burst as time at @rate
  * @target_bytes: derived by ddl_params_derive(): the target in force, bytes
  * @lead_ns: derived by ddl_params_derive(): the lead in force, ns
@@ -225,6 +240,7 @@ struct ddl_params {
 	u64	base_ns;
 	u32	ndscp;
 	u8	dscp[TC_DDL_DSCP_MAX];
+	u32	shuffle_us;
 
 	u64	burst_ns;
 	u64	target_bytes;
@@ -405,8 +421,10 @@ struct ddl_job_log {
  * @cl_allow: bytes of the burst @cl_key covers
  * @cl_bytes: bytes queued since @cl_key was given
  * @cl_rot: the burst's place in its epoch's rotation, breaks ties of @cl_key
- * @cl_mark: the rank its packets carry out (dscp), held through its burst
+ * @cl_mark: the place its packets carry out (dscp): the last of the places
+ *	it had since its burst began
  * @cl_mark_burst: @last_burst when @cl_mark was set
+ * @cl_mark_deal: the last deal @cl_mark covers (shuffle)
  *
  * The small fields share one 16-byte slot.
  */
@@ -474,6 +492,7 @@ struct ddl_cls {
 	u32			cl_rot;
 	u32			cl_mark;
 	u64			cl_mark_burst;
+	u64			cl_mark_deal;
 };
 
 /**
@@ -548,6 +567,8 @@ struct ddl_cls {
  * @epoch: epoch of the shared clock at the last burst start
  * @cl_bursts: bursts given a cluster key
  * @cl_exts: cluster keys moved on because a burst outgrew them
+ * @edge_bursts: bursts keyed or marked within 1/DDL_EDGE_DIV of an epoch
+ *	of the edge of their epoch or deal
  * @jlog: completed bursts, one log per job
  * @bursts_done: bursts completed, all jobs
  * @turns: green changes recorded; the last min(@turns, DDL_TURN_LOG) are in
@@ -628,6 +649,7 @@ struct ddl_sched {
 	u64			epoch;
 	u64			cl_bursts;
 	u64			cl_exts;
+	u64			edge_bursts;
 
 	struct ddl_job_log	*jlog;
 	u64			bursts_done;
@@ -730,7 +752,10 @@ void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
 			  u32 idx, u32 len);
 u32 ddl_cluster_first(const struct ddl_sched *s);
 u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now);
-u32 ddl_cluster_mark(struct ddl_sched *s, u32 idx, u32 max, u64 now);
+u64 ddl_deal_of(const struct ddl_params *p, u64 shared);
+u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u64 deal);
+u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
+		     u32 idx, u64 now);
 void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size);
 void ddl_cluster_mode(struct ddl_sched *s, const struct ddl_params *p,
 		      u64 now);

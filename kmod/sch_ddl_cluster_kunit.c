@@ -6,7 +6,8 @@
  * bound does not reorder them; a host that keys bursts by what it sees
  * locally (its shard's size) does, and the check catches it; on one host
  * every burst meets its deadline; the rank, a key that moves on, a change
- * of mode.
+ * of mode; the fabric's code points, alike on hosts that hold different
+ * jobs.
  *
  * The simulated links send one byte per nanosecond (rate 1e9 bytes/s): a
  * packet of DDL_C_PKT bytes (a GSO packet) takes DDL_C_PKT ns.  Jobs
@@ -495,11 +496,18 @@ static void ddl_cluster_mode_test(struct kunit *test)
 			ddl_fair_first(&x->s));
 }
 
+/* The mark of job @j on host @x with @n code points. */
+static u32 ddl_c_mark(struct ddl_cluster_sim *c, struct ddl_chost *x, u32 j,
+		      u32 n)
+{
+	x->p.ndscp = n;
+	return ddl_cluster_mark(&x->s, &x->p, j, c->now);
+}
+
 /* Marks of jobs 1 and 2 on host @x, summed: their ranks are 0..2. */
 static u32 ddl_c_marks(struct ddl_cluster_sim *c, struct ddl_chost *x)
 {
-	return ddl_cluster_mark(&x->s, 1, 7, c->now) +
-	       ddl_cluster_mark(&x->s, 2, 7, c->now);
+	return ddl_c_mark(c, x, 1, 8) + ddl_c_mark(c, x, 2, 8);
 }
 
 /*
@@ -519,9 +527,9 @@ static void ddl_cluster_mark_test(struct kunit *test)
 	c->now += 1000;
 	x->shard[0] = 2;
 	ddl_c_arrive(c, x, 0);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_mark(&x->s, 0, 7, c->now), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_c_mark(c, x, 0, 8), 0U);
 	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 3U);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_mark(&x->s, 2, 1, c->now), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_c_mark(c, x, 2, 2), 1U);
 
 	/* Job 0's burst ends: the ranks fall, the marks hold. */
 	ddl_c_drain0(c, x);
@@ -541,6 +549,229 @@ static void ddl_cluster_mark_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 1U);
 }
 
+/*
+ * The fabric's code points.  Two hosts hold different jobs: host 0 jobs 0,
+ * 1 and 2, host 1 jobs 0 and 3.  Job 0's bursts reach both at the same
+ * times, with its compute between them; the others come at random and
+ * keep the hosts busy half of the time, so that job 0 often waits.  Each
+ * host sends a packet per slot and marks it as the glue does.  Whenever
+ * both send a packet of job 0 in the same slot, the two must carry the
+ * same place; with a shuffle, every packet of job 0 must carry the place
+ * the rule gives it: the last of its places in the deals from the one its
+ * burst began in to the one it is sent in.  Job 0's bursts are all of one
+ * size, so that neither host takes one for a pause in the last
+ * (ddl_burst_paused()), and 3 ms long, so that many span a deal's edge.
+ */
+#define DDL_F_PLACES	4U
+
+struct ddl_fabric_sim {
+	struct ddl_cluster_sim	*c;
+	u64			start;		/* job 0's burst began, ns */
+	u64			sent;		/* packets of job 0 sent */
+	u64			compared;	/* ... in one slot on both */
+	u64			disagree;	/* ... with different places */
+	u64			off_rule;	/* ... not as the rule says */
+	u64			spans;		/* bursts over a deal's edge */
+};
+
+static const u32 ddl_f_holds[DDL_C_HOSTS] = { 0x7, 0x9 };
+
+static void ddl_f_setup(struct ddl_cluster_sim *c, u32 mode, u32 shuffle_us)
+{
+	struct ddl_params old;
+	u32 h;
+
+	for (h = 0; h < DDL_C_HOSTS; h++) {
+		struct ddl_chost *x = &c->h[h];
+
+		old = x->p;
+		x->p.mode = mode;
+		x->p.ndscp = DDL_F_PLACES;
+		x->p.shuffle_us = shuffle_us;
+		ddl_reconfigure(&x->s, &old, &x->p, 0);
+	}
+}
+
+/* The place the rule gives a packet of job 0 sent at @now. */
+static u32 ddl_f_rule(struct ddl_fabric_sim *f, const struct ddl_chost *x)
+{
+	u64 d = ddl_deal_of(&x->p, f->start + x->s.clock_off);
+	u64 last = ddl_deal_of(&x->p, f->c->now + x->s.clock_off);
+	u32 place = 0;
+
+	if (last - d > DDL_DEAL_SPAN)
+		return DDL_F_PLACES - 1;
+	for (; d <= last; d++)
+		place = max(place, ddl_fabric_place(&x->p, 0, d));
+	return place;
+}
+
+/* Whether job 0's burst, of 3 ms at @t, spans the edge of a deal. */
+static bool ddl_f_spans(struct ddl_cluster_sim *c, u64 t)
+{
+	const struct ddl_chost *x = &c->h[0];
+
+	t += x->s.clock_off;
+	return x->p.shuffle_us &&
+	       ddl_deal_of(&x->p, t) != ddl_deal_of(&x->p, t + 3 * DDL_C_EPOCH);
+}
+
+static void ddl_f_run(struct ddl_fabric_sim *f, u32 slots)
+{
+	struct ddl_cluster_sim *c = f->c;
+	u64 next[DDL_C_JOBS];
+	u32 n, h, j, mark[DDL_C_HOSTS];
+
+	for (j = 0; j < DDL_C_JOBS; j++)
+		next[j] = ddl_c_rand(c, 20 * DDL_C_EPOCH);
+	for (n = 0; n < slots; n++) {
+		bool both = true;
+
+		/* Job 0 computes once both hosts have sent its burst. */
+		if (next[0] == U64_MAX && !c->h[0].qlen[0] && !c->h[1].qlen[0])
+			next[0] = c->now + DDL_FAIR_PAUSE_NS + DDL_C_EPOCH +
+				  ddl_c_rand(c, 10 * DDL_C_EPOCH);
+		for (j = 0; j < DDL_C_JOBS; j++) {
+			u32 pkts = j ? 50 + ddl_c_rand(c, 100) : 200;
+
+			if (next[j] > c->now)
+				continue;
+			for (h = 0; h < DDL_C_HOSTS; h++) {
+				if (!(ddl_f_holds[h] & BIT(j)))
+					continue;
+				c->h[h].shard[j] = pkts;
+				ddl_c_arrive(c, &c->h[h], j);
+			}
+			if (!j) {
+				f->start = c->now;
+				f->spans += ddl_f_spans(c, c->now);
+			}
+			next[j] = j ? c->now + 2 * DDL_C_EPOCH +
+				      ddl_c_rand(c, 8 * DDL_C_EPOCH) : U64_MAX;
+		}
+		for (h = 0; h < DDL_C_HOSTS; h++) {
+			struct ddl_chost *x = &c->h[h];
+			enum ddl_reason why;
+			u32 idx;
+
+			idx = ddl_pick(&x->s, &x->p, c->now, &why);
+			both &= idx == 0;
+			if (idx == DDL_NONE)
+				continue;
+			KUNIT_ASSERT_GT(c->test, x->qlen[idx], 0U);
+			mark[h] = ddl_cluster_mark(&x->s, &x->p, idx, c->now);
+			if (!idx) {
+				f->sent++;
+				if (x->p.shuffle_us &&
+				    mark[h] != ddl_f_rule(f, x))
+					f->off_rule++;
+			}
+			ddl_served(&x->s, &x->p, idx, why, DDL_C_PKT, c->now);
+			if (!--x->qlen[idx])
+				ddl_deactivate(&x->s, idx, c->now);
+		}
+		if (both) {
+			f->compared++;
+			f->disagree += mark[0] != mark[1];
+		}
+		c->now += DDL_C_PKT;
+	}
+}
+
+/*
+ * With a shuffle, the shared job's mark is the same on both hosts at every
+ * step, in mode fair and in mode cluster, over several seeds, though the
+ * hosts hold different jobs and job 0 is sent at different times there.
+ */
+static void ddl_cluster_fabric_same_mark_test(struct kunit *test)
+{
+	static const u32 modes[] = { TC_DDL_MODE_FAIR, TC_DDL_MODE_CLUSTER };
+	u32 i, seed;
+
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		for (seed = 1; seed <= 3; seed++) {
+			struct ddl_fabric_sim f = {};
+
+			f.c = ddl_c_new(test, 100 * i + seed);
+			ddl_c_declare(f.c);
+			ddl_f_setup(f.c, modes[i], DDL_SHUFFLE_MIN);
+			ddl_f_run(&f, 100000);
+			KUNIT_EXPECT_GT(test, f.compared, 1000ULL);
+			KUNIT_EXPECT_GT(test, f.spans, 10ULL);
+			KUNIT_EXPECT_EQ_MSG(test, f.disagree, 0ULL,
+					    "mode %u seed %u", modes[i], seed);
+			KUNIT_EXPECT_EQ_MSG(test, f.off_rule, 0ULL,
+					    "mode %u seed %u: %llu of %llu",
+					    modes[i], seed, f.off_rule, f.sent);
+			ddl_cluster_exit(test);
+			test->priv = NULL;
+		}
+	}
+}
+
+/*
+ * Break it on purpose: mark by the job's rank among the jobs each host
+ * holds (shuffle 0, what dscp did alone).  Host 0 ranks job 0 behind its
+ * other jobs at times host 1 does not: the check above sees it.
+ */
+static void ddl_cluster_fabric_rank_breaks_test(struct kunit *test)
+{
+	struct ddl_fabric_sim f = {};
+
+	f.c = ddl_c_new(test, 1);
+	ddl_c_declare(f.c);
+	ddl_f_setup(f.c, TC_DDL_MODE_CLUSTER, 0);
+	ddl_f_run(&f, 100000);
+	KUNIT_EXPECT_GT(test, f.compared, 1000ULL);
+	KUNIT_EXPECT_GT(test, f.disagree, 0ULL);
+}
+
+/*
+ * The deal itself: of any two jobs, each is ahead of the other, or level,
+ * in one deal of every pair; every job is first in about its share of the
+ * deals; a place is one of the code points.
+ */
+static void ddl_cluster_fabric_deal_test(struct kunit *test)
+{
+	struct ddl_params p;
+	u32 first[8] = {}, n, i, j;
+	u64 d;
+
+	ddl_c_params(&p);
+	p.shuffle_us = DDL_SHUFFLE_MIN;
+	for (n = 1; n <= 8; n++) {
+		p.ndscp = n;
+		for (d = 0; d < 400; d += 2) {
+			for (i = 0; i < 8; i++) {
+				u32 a0 = ddl_fabric_place(&p, i, d);
+				u32 a1 = ddl_fabric_place(&p, i, d + 1);
+
+				KUNIT_ASSERT_LT(test, a0, n);
+				KUNIT_ASSERT_LT(test, a1, n);
+				if (n == 4 && !a0)
+					first[i]++;
+				for (j = 0; j < i; j++) {
+					u32 b0 = ddl_fabric_place(&p, j, d);
+					u32 b1 = ddl_fabric_place(&p, j, d + 1);
+
+					if (a0 < b0)
+						KUNIT_EXPECT_GE(test, a1, b1);
+					if (b0 < a0)
+						KUNIT_EXPECT_GE(test, b1, a1);
+				}
+			}
+		}
+	}
+	/* 200 even deals, 4 places: first in 50 of them, give or take. */
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, first[i] >= 25 && first[i] <= 75,
+				      "job %u first in %u of 200", i, first[i]);
+	/* The deal counts from the base, on the shared clock. */
+	p.base_ns = 5;
+	KUNIT_EXPECT_EQ(test, ddl_deal_of(&p, 5 + 3ULL * DDL_SHUFFLE_MIN *
+					  NSEC_PER_USEC), 3ULL);
+}
+
 static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_cluster_same_order_test),
 	KUNIT_CASE_SLOW(ddl_cluster_skew_test),
@@ -548,6 +779,9 @@ static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE(ddl_cluster_deadline_test),
 	KUNIT_CASE(ddl_cluster_rank_test),
 	KUNIT_CASE(ddl_cluster_mark_test),
+	KUNIT_CASE_SLOW(ddl_cluster_fabric_same_mark_test),
+	KUNIT_CASE(ddl_cluster_fabric_rank_breaks_test),
+	KUNIT_CASE(ddl_cluster_fabric_deal_test),
 	KUNIT_CASE(ddl_cluster_overrun_test),
 	KUNIT_CASE(ddl_cluster_mode_test),
 	{}

@@ -96,6 +96,16 @@ static u64 ddl_clock_off(void)
 	return ktime_mono_to_any(0, TK_OFFS_TAI);
 }
 
+/*
+ * The kernel's TAI offset: CLOCK_TAI less CLOCK_REALTIME, ns; adjtimex()
+ * sets no negative one.
+ */
+static u64 ddl_tai_off(void)
+{
+	return ktime_to_ns(ktime_sub(ktime_mono_to_any(0, TK_OFFS_TAI),
+				     ktime_mono_to_any(0, TK_OFFS_REAL)));
+}
+
 /* Longest the watchdog may fire late; the burst credit makes up for it. */
 #define DDL_SLACK_MAX_NS	(250 * NSEC_PER_USEC)
 
@@ -395,7 +405,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		}
 	}
 
-	if (q->params.mode == TC_DDL_MODE_CLUSTER)
+	if (q->params.mode == TC_DDL_MODE_CLUSTER || q->params.shuffle_us)
 		q->s.clock_off = ddl_clock_off();
 	ddl_skb_cb(skb)->enqueued = now;
 	__qdisc_enqueue_tail(skb, &cl->q);
@@ -495,8 +505,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	/* The rank while the job is still queued: its packet leaves now. */
 	if (q->params.ndscp && idx != DDL_BG(&q->s))
 		ddl_set_dscp(q, cl, skb,
-			     ddl_cluster_mark(&q->s, idx, q->params.ndscp - 1,
-					      now));
+			     ddl_cluster_mark(&q->s, &q->params, idx, now));
 	bstats_update(&cl->bstats, skb);
 	ddl_served(&q->s, &q->params, idx, reason, len, now);
 	if (!cl->q.qlen)
@@ -677,6 +686,8 @@ static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_BASE]		= { .type = NLA_U64 },
 	/* Each byte checked in ddl_parse_opt(). */
 	[TCA_DDL_DSCP]		= { .type = NLA_BINARY, .len = TC_DDL_DSCP_MAX },
+	/* Range checked in ddl_parse_opt(): 0 is allowed. */
+	[TCA_DDL_SHUFFLE]	= { .type = NLA_U32 },
 };
 
 static struct netlink_range_validation ddl_size_range = {
@@ -838,9 +849,26 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 		memcpy(p->dscp, ds, n);
 		p->ndscp = n;
 	}
-	if (p->ndscp && p->mode != TC_DDL_MODE_CLUSTER) {
+	ddl_get_u32(&p->shuffle_us, tb[TCA_DDL_SHUFFLE]);
+	if (p->shuffle_us &&
+	    (p->shuffle_us < DDL_SHUFFLE_MIN || p->shuffle_us > DDL_SHUFFLE_MAX)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_SHUFFLE],
+				    "shuffle must be 0 or between 10ms and 3600s");
+		return -ERANGE;
+	}
+	if (p->shuffle_us && !p->ndscp) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "dscp writes the rank in the cluster order: it needs mode cluster");
+				   "shuffle deals the code points of dscp: give dscp, or shuffle 0");
+		return -EINVAL;
+	}
+	if (p->shuffle_us && p->shuffle_us < p->epoch_us) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "shuffle must be at least one epoch");
+		return -EINVAL;
+	}
+	if (p->ndscp && !p->shuffle_us && p->mode != TC_DDL_MODE_CLUSTER) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "dscp writes the rank in the cluster order: it needs mode cluster, or a shuffle");
 		return -EINVAL;
 	}
 
@@ -901,6 +929,7 @@ static void ddl_commit_params(struct ddl_params *dst,
 	WRITE_ONCE(dst->base_ns, src->base_ns);
 	WRITE_ONCE(dst->ndscp, src->ndscp);
 	memcpy(dst->dscp, src->dscp, sizeof(dst->dscp));
+	WRITE_ONCE(dst->shuffle_us, src->shuffle_us);
 	dst->burst_ns = src->burst_ns;
 	dst->target_bytes = src->target_bytes;
 	dst->lead_ns = src->lead_ns;
@@ -1021,7 +1050,8 @@ static int ddl_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u64_64bit(skb, TCA_DDL_BASE, READ_ONCE(q->params.base_ns),
 			      TCA_DDL_PAD) ||
 	    nla_put(skb, TCA_DDL_DSCP, READ_ONCE(q->params.ndscp),
-		    q->params.dscp))
+		    q->params.dscp) ||
+	    nla_put_u32(skb, TCA_DDL_SHUFFLE, READ_ONCE(q->params.shuffle_us)))
 		goto nla_put_failure;
 
 	/* The target as it was given: in time or in bytes. */
@@ -1101,6 +1131,10 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->cl_first = q->s.cl_on ?
 		       ddl_idx_to_minor(q, ddl_cluster_first(&q->s)) : 0;
 	qs->cl_jobs = q->s.cl_jobs;
+	qs->tai_off_ns = ddl_tai_off();
+	if (q->params.shuffle_us)
+		qs->deal = ddl_deal_of(&q->params, now + ddl_clock_off());
+	qs->edge_bursts = q->s.edge_bursts;
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));
@@ -1297,6 +1331,8 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 						    TC_DDL_DSCP_MAX, now);
 	}
 	cs->dscp_marks = cl->dscp_marks;
+	if (idx != DDL_BG(&q->s))
+		cs->place = q->s.cls[idx].cl_mark;
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||

@@ -51,6 +51,8 @@
 #define DDL_MAXPERIOD_MAX	60000000U	/* us */
 #define DDL_EPOCH_MIN		100U		/* us */
 #define DDL_EPOCH_MAX		10000000U	/* us */
+#define DDL_SHUFFLE_MIN		10000U		/* us */
+#define DDL_SHUFFLE_MAX		3600000000U	/* us */
 #define DDL_SIZE_MAX		(1ULL << 40)	/* bytes */
 
 /* The largest time get_time() must hold, in its units, fits its u32. */
@@ -86,6 +88,7 @@ static void explain(void)
 		"               [ target BYTES|TIME|off|auto ] [ interval TIME ]\n"
 		"               [ ecn | noecn ] [ lead TIME|auto ] [ maxperiod TIME ]\n"
 		"               [ epoch TIME ] [ base NSEC ] [ dscp DSCP[,DSCP...]|off ]\n"
+		"               [ shuffle TIME|off ]\n"
 		"\n"
 		"  limit    maximum packets queued in the qdisc, 1..1048576 (default 10000)\n"
 		"  jobs     number of job classes, 1..4096, fixed at creation (default 16)\n"
@@ -124,9 +127,13 @@ static void explain(void)
 		"           100us..10s (default 20ms)\n"
 		"  base     mode cluster: where epoch 0 begins, ns of CLOCK_TAI\n"
 		"           (default 0)\n"
-		"  dscp     mode cluster: DSCP (0..63) of a job's packets by its rank\n"
-		"           in the order, first to last, the last for later ranks;\n"
-		"           up to 8 (default off)\n");
+		"  dscp     DSCP (0..63) of a job's packets by its place, first to\n"
+		"           last, the last for later places; up to 8; the place is its\n"
+		"           rank in the order (mode cluster) or, with shuffle, dealt\n"
+		"           (default off)\n"
+		"  shuffle  deal the places of dscp anew this often, on CLOCK_TAI from\n"
+		"           base, from each job's class alone: the same on every host,\n"
+		"           whatever jobs it holds; 10ms..3600s, off (default off)\n");
 }
 
 static void cexplain(void)
@@ -464,6 +471,14 @@ static int ddl_parse_opt(TC_QU_CONST struct qdisc_util *qu, int argc,
 			NEXT_ARG();
 			if (ddl_get_dscp(dscp, &ndscp, *argv))
 				return ddl_illegal("dscp");
+		} else if (strcmp(*argv, "shuffle") == 0) {
+			type = TCA_DDL_SHUFFLE;
+			NEXT_ARG();
+			if (strcmp(*argv, "off") == 0)
+				val[type] = 0;
+			else if (ddl_get_time(&val[type], *argv,
+					      DDL_SHUFFLE_MIN, DDL_SHUFFLE_MAX))
+				return ddl_illegal("shuffle");
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -530,6 +545,11 @@ static bool ddl_attr_u32(struct rtattr *tb[], int type, __u32 *val)
 /* Microseconds as text, "20ms", by sprint_time() (TIME_UNITS_PER_SEC). */
 static char *ddl_sprint_us(__u32 us, char *buf)
 {
+	/* tc prints 3600 s as "3.6e+03s": whole seconds as such. */
+	if (us >= 1000000 && !(us % 1000000)) {
+		snprintf(buf, SPRINT_BSIZE, "%us", us / 1000000);
+		return buf;
+	}
 	return sprint_time((unsigned long long)us * TIME_UNITS_PER_SEC /
 			   1000000, buf);
 }
@@ -677,6 +697,14 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 		print_u64(PRINT_ANY, "base", "base %llu ", rate);
 	if (tb[TCA_DDL_DSCP])
 		ddl_print_dscp(tb[TCA_DDL_DSCP]);
+	if (ddl_attr_u32(tb, TCA_DDL_SHUFFLE, &v)) {
+		if (v) {
+			ddl_print_us("shuffle", v);
+		} else {
+			print_uint(PRINT_JSON, "shuffle", NULL, 0);
+			print_string(PRINT_FP, NULL, "shuffle %s ", "off");
+		}
+	}
 	return 0;
 }
 
@@ -768,8 +796,8 @@ _Static_assert(offsetof(struct tc_ddl_xstats, qdisc.claimed) +
 
 /* Likewise the qdisc fields of mode cluster (epoch .. cl_jobs). */
 #define DDL_HAS_CLUSTER(len) DDL_HAS(len, class.rank)
-_Static_assert(offsetof(struct tc_ddl_xstats, qdisc) +
-	       sizeof(struct tc_ddl_qd_stats) <=
+_Static_assert(offsetof(struct tc_ddl_xstats, qdisc.cl_jobs) +
+	       sizeof(__u32) <=
 	       offsetof(struct tc_ddl_xstats, class.rank) +
 	       sizeof(__u32), "DDL_HAS_CLUSTER covers the qdisc fields");
 
@@ -778,6 +806,13 @@ _Static_assert(offsetof(struct tc_ddl_xstats, qdisc) +
 _Static_assert(offsetof(struct tc_ddl_xstats, qdisc.ack_runs) <=
 	       offsetof(struct tc_ddl_xstats, class.ack_runs),
 	       "DDL_HAS_ACK covers the qdisc field");
+
+/* And the shared clock's fields, which came with the class's place. */
+#define DDL_HAS_CLOCK(len) DDL_HAS(len, class.place)
+_Static_assert(offsetof(struct tc_ddl_xstats, qdisc) +
+	       sizeof(struct tc_ddl_qd_stats) <=
+	       offsetof(struct tc_ddl_xstats, class.place),
+	       "DDL_HAS_CLOCK covers the qdisc fields");
 
 /*
  * Text layout of the counters: lines start with two spaces, counters on a
@@ -903,6 +938,12 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 		DDL_CNT(&o, len, *st, qdisc, dscp_fails);
 		ddl_line(&o);
 	}
+	if (DDL_HAS_CLOCK(len)) {
+		DDL_CNT(&o, len, *st, qdisc, tai_off_ns);
+		DDL_CNT(&o, len, *st, qdisc, deal);
+		DDL_CNT(&o, len, *st, qdisc, edge_bursts);
+		ddl_line(&o);
+	}
 	DDL_CNT(&o, len, *st, qdisc, drop_overlimit);
 	DDL_CNT(&o, len, *st, qdisc, drop_change);
 	DDL_CNT(&o, len, *st, qdisc, drop_filter);
@@ -1015,6 +1056,8 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, class, cl_rot);
 	DDL_CNT(&o, len, *st, class, rank);
 	DDL_CNT(&o, len, *st, class, dscp_marks);
+	if (DDL_HAS_CLOCK(len))
+		DDL_CNT(&o, len, *st, class, place);
 	/* Burst completion times: quantiles, then the non-empty buckets. */
 	ddl_line(&o);
 	DDL_CNT(&o, len, *st, class, bursts_done);

@@ -238,4 +238,77 @@ expect_match "nine code points (raw netlink): refused" \
 expect_eq "the map stays" "$(tc -n ddlc-s qdisc show dev s0 | grep -o 'dscp [0-9,]*')" \
 	"dscp 46,10"
 
+# The fabric's code points (shuffle), in mode fair: each job's place comes
+# from its class and the deal of the shared clock only.  Deals of an hour,
+# the base half an hour ago: deal 0 throughout.  Four jobs, four code
+# points; each job's datagrams must carry the code point of the place the
+# documented rule gives it (dscp_check.py place), with ECT(0) kept and
+# valid checksums, over IPv4 and IPv6.
+base=$(( $(tai) - 1800000000000 ))
+tc -n ddlc-s qdisc del dev s0 root
+run "ddl dscp 46,34,26,10 shuffle 3600s (mode fair)" tc -n ddlc-s qdisc \
+	add dev s0 root handle 1: ddl jobs 4 rate 2mbit \
+	dscp 46,34,26,10 shuffle 3600s base $base
+expect_eq "shuffle dumped" \
+	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE '(dscp|shuffle) [0-9a-z,.+]+' | tr '\n' ' ')" \
+	"dscp 46,34,26,10 shuffle 3600s "
+for j in 1 2 3 4; do
+	tc -n ddlc-s filter add dev s0 parent 1: protocol ip u32 \
+		match ip sport $(( 5000 + j )) 0xffff classid 1:$j
+	tc -n ddlc-s filter add dev s0 parent 1: protocol ipv6 u32 \
+		match ip6 sport $(( 5000 + j )) 0xffff classid 1:$j
+done
+rm -f "$T/ready"
+DDL_SINK_READY=$T/ready ip netns exec ddlc-r python3 -S \
+	"$TESTS_DIR/dscp_check.py" recv 198.18.7.2 2001:2::2 9 $(( 8 * N )) 60 \
+	>"$T/recv" &
+sink=$!
+wait_for 60 test -e "$T/ready" || fail "receiver ready"
+run "four jobs send over IPv4 and IPv6" ip netns exec ddlc-s python3 -S \
+	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 \
+	5001 5002 5003 5004
+wait "$sink"
+sed 's/^/# /' "$T/recv"
+expect_eq "every datagram arrived: checksums valid" \
+	"$(awk '$1 == "total" {print $2}' "$T/recv")" $(( 8 * N ))
+cps=(46 34 26 10)
+mapfile -t places < <(python3 -S "$TESTS_DIR/dscp_check.py" place 4 0 1 2 3 4)
+echo "# places of jobs 1-4 in deal 0: ${places[*]}"
+for j in 1 2 3 4; do
+	tos=$(( ${cps[${places[$(( j - 1 ))]}]} << 2 | 2 ))
+	for f in 4 6; do
+		expect_eq "IPv$f: job $j leaves with the DSCP of its place (${places[$(( j - 1 ))]}), ECT(0) kept" \
+			"$(count $f $(( 5000 + j )) $tos)" $N
+	done
+done
+qs=$(snap -n ddlc-s s0)
+cs=$(cstats -n ddlc-s s0)
+expect_eq "deal 0" "$(sfield "$qs" 1: deal)" 0
+expect_eq "each class's place as dealt" \
+	"$(for j in 1 2 3 4; do cfield "$cs" 1:$j place; done | tr '\n' ' ')" \
+	"$(echo "${places[*]} ")"
+expect_eq "dscp_marks: every job packet" "$(sfield "$qs" 1: dscp_marks)" \
+	$(( 8 * N ))
+expect_eq "the TAI offset exported" "$(sfield "$qs" 1: tai_off_ns)" \
+	"$(python3 -S -c 'import time
+print(round((time.clock_gettime_ns(time.CLOCK_TAI) - time.time_ns()) / 1e9) * 10**9)')"
+
+# Configurations that cannot work: refused, the old one stays.
+expect_fail "a shuffle without code points" 'give dscp' \
+	tc -n ddlc-s qdisc change dev s0 root ddl dscp off
+expect_fail "a shuffle shorter than an epoch" 'at least one epoch' \
+	tc -n ddlc-s qdisc change dev s0 root ddl epoch 1s shuffle 500ms
+expect_fail "a shuffle of 5ms" 'Illegal "shuffle"' \
+	tc -n ddlc-s qdisc change dev s0 root ddl shuffle 5ms
+expect_match "a shuffle of 5ms (raw netlink): refused" \
+	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 opts shuffle=5000)" \
+	'^error -34: shuffle must be 0 or between 10ms and 3600s$'
+expect_fail "dscp in mode fair without a shuffle" 'or a shuffle' \
+	tc -n ddlc-s qdisc change dev s0 root ddl shuffle off
+expect_eq "the old configuration stays" \
+	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE '(mode|epoch|dscp|shuffle) [0-9a-z,.+]+' | tr '\n' ' ')" \
+	"mode fair epoch 20ms dscp 46,34,26,10 shuffle 3600s "
+run "dscp and shuffle off together" tc -n ddlc-s qdisc change dev s0 root \
+	ddl dscp off shuffle off
+
 done_testing

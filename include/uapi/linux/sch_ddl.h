@@ -49,9 +49,15 @@ enum {
 				 * CLOCK_TAI
 				 */
 	TCA_DDL_DSCP,		/* binary: DSCP (0..63) written into a job's
-				 * packets by its rank in the order, one byte per
-				 * rank from the first; the last byte serves every
-				 * later rank; empty: off; at most TC_DDL_DSCP_MAX
+				 * packets by its place, one byte per place from
+				 * the first; the last byte serves every later
+				 * place; empty: off; at most TC_DDL_DSCP_MAX
+				 */
+	TCA_DDL_SHUFFLE,	/* u32: the place whose DSCP a job's packets
+				 * carry is dealt anew every this long, us, on
+				 * CLOCK_TAI from the base, from the job's
+				 * class alone; 0 (default): the rank (mode
+				 * cluster)
 				 */
 	__TCA_DDL_MAX
 };
@@ -174,6 +180,14 @@ struct tc_ddl_qd_stats {
 	__u64	ack_runs;	/* job packets sent ahead of the order: their
 				 * job held no data, only pure ACKs
 				 */
+	/* The shared clock, as this host keeps it */
+	__u64	tai_off_ns;	/* CLOCK_TAI less CLOCK_REALTIME: the kernel's
+				 * TAI offset (0: never set; never negative)
+				 */
+	__u64	deal;		/* the fabric's deal now (shuffle), else 0 */
+	__u64	edge_bursts;	/* bursts keyed or marked within 1/16 of an
+				 * epoch of the edge of their epoch or deal
+				 */
 };
 
 /* Per-class counters (tc -s class show). */
@@ -231,6 +245,10 @@ struct tc_ddl_cl_stats {
 	__u64	ack_runs;	/* packets sent for it ahead of the order: it
 				 * held no data, only pure ACKs
 				 */
+	__u32	place;		/* the place its packets carry out (dscp): the
+				 * index of their code point
+				 */
+	__u32	pad2;
 };
 
 enum {
