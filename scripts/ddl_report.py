@@ -30,6 +30,13 @@ together, served one after another at the link rate, smallest first) is
 the floor for the average completion of bursts that start together: that
 holds for the first iteration only, so only the first iteration's bursts
 are compared with it.
+
+The fabric presets (each job's PS on a host of its own, the jobs meeting
+on one spine link): the pushes that overlapped are, per iteration, the
+pairs of jobs whose update bursts (from the PS's first send of the
+iteration to the last worker holding the whole update, as ps-J.json or
+shard-J-H.json record them) overlapped in time, of all the pairs: two
+bursts that overlap shared the spine.
 """
 import glob
 import json
@@ -119,6 +126,20 @@ def same_order(shards):
     return contend, same
 
 
+def overlapped(ps):
+    """The pushes that overlapped: (overlapping, pairs).  For each
+    iteration i and each pair of jobs that both ran it, a pair whose
+    bursts of iteration i, [start, burst], overlapped in time."""
+    hit = pairs = 0
+    for x, a in enumerate(ps):
+        for b in ps[x + 1:]:
+            for ra, rb in zip(a["iters"], b["iters"]):
+                pairs += 1
+                hit += max(ra["start"], rb["start"]) < \
+                    min(ra["burst"], rb["burst"])
+    return hit, pairs
+
+
 def load_policy(d):
     ps = [json.load(open(f)) for f in sorted(glob.glob(d + "/ps-*.json"))]
     workers = [json.load(open(f))
@@ -183,6 +204,7 @@ def summarize(scn, ps, workers, stats):
     t0 = min(p["launch"] for p in ps) if ps else 0
     t1 = max(p["end"] for p in ps) if ps else 0
     hit = [x for x in stalls if x[1] > t0 and x[0] < t1]
+    over, pairs = overlapped(ps)
     return {
         "policy": stats["policy"],
         "jobs": len(ps),
@@ -203,6 +225,8 @@ def summarize(scn, ps, workers, stats):
         "contending": stats.get("order", (0, 0))[0],
         "same_order_pct": 100 * stats["order"][1] / stats["order"][0]
         if stats.get("order", (0, 0))[0] else float("nan"),
+        "overlapped": over, "pairs": pairs,
+        "overlapped_pct": 100 * over / pairs if pairs else float("nan"),
         "iter_ms": iters,
         "stalls": len(hit),
         "stall_ms": stalled_ms(hit, t0, t1),
@@ -335,7 +359,8 @@ KEYS = ("iter_avg_ms", "iter_median_ms", "iter_p99_ms", "jct_avg_ms",
         "jct_max_ms", "burst_avg_ms", "first_burst_avg_ms", "utilisation",
         "retrans", "timeouts", "spurious_rtos", "dsacks", "reorder",
         "contending",
-        "same_order_pct", "stalls", "stall_ms")
+        "same_order_pct", "stalls", "stall_ms", "overlapped", "pairs",
+        "overlapped_pct")
 
 
 def cluster_targets(name, summ):
@@ -371,6 +396,8 @@ def targets(name, summ, bound, learned):
     """The targets for ddl with its defaults: (text, met) pairs."""
     if name.startswith(("sharded", "ring")):
         return cluster_targets(name, summ)
+    if name.startswith("fabric"):
+        return []  # no targets yet: the fabric table says what happened
     if name.startswith("incast"):
         out = []
         for p in ("ddl-dscp", "ddl-dscp-ets"):
@@ -478,8 +505,11 @@ def report_preset(out, name, plot):
                  for j in jobs}
             summ[p]["jct_vs_drr"] = r
             summ[p]["worst_vs_drr"] = max(r.values())
-    # hosts whose order is compared: PS hosts, or a ring's members
+    # hosts whose order is compared: PS hosts, or a ring's members; the
+    # fabric's PS hosts share no job
     hosts = scn["workers"] if scn.get("ring") else scn.get("hosts", 1)
+    fabric = scn.get("spine", 0)
+    order = hosts > 1 and not fabric
     bound, per_job = solo_bound(d, scn)
     ideal_avg, ideal_last = ideal_ms(scn,
                                      load_policy("%s/%s" % (reps[0],
@@ -491,6 +521,9 @@ def report_preset(out, name, plot):
                 scn["compute_ms"], scn["iters"], scn["rate"],
                 " on each of %d worker hosts (a ring per job)" % hosts
                 if scn.get("ring") else
+                " on the spine, each job's PS on a host of its own (%d PS "
+                "hosts, NICs at %s)" % (hosts, scn.get("host_rate"))
+                if fabric else
                 " on each of %d PS hosts, shards %s %%" % (
                     hosts, scn["shards"]) if hosts > 1 else "",
                 ", %d background TCP flows" % scn["bg_flows"]
@@ -502,8 +535,8 @@ def report_preset(out, name, plot):
             "",
             "| policy | iter avg / p99 (ms) | x solo | JCT avg / max (ms) | "
             "1st burst (ms) | util | TCP retrans / RTOs (spurious) |%s"
-            % (" same order (contending) |" if hosts > 1 else ""),
-            "|---|---|---|---|---|---|---|%s" % ("---|" if hosts > 1 else "")]
+            % (" same order (contending) |" if order else ""),
+            "|---|---|---|---|---|---|---|%s" % ("---|" if order else "")]
     for p in pols:
         s = summ[p]
         rows.append("| %s | %.0f / %.0f | %.2f | %.0f / %.0f | %.0f | "
@@ -515,7 +548,7 @@ def report_preset(out, name, plot):
                         s["spurious_rtos"]) +
                     (" %.0f %% (%.0f) |" % (s["same_order_pct"],
                                             s["contending"])
-                     if hosts > 1 else ""))
+                     if order else ""))
     stalled = ["%s rep %d: %d (%.0f ms)" % (p, i + 1, s["stalls"],
                                              s["stall_ms"])
                for p in pols for i, s in enumerate(runs[p]) if s["stalls"]]
@@ -547,6 +580,25 @@ def report_preset(out, name, plot):
         rows.append("| %s | %s | %s |" % (
             p, " | ".join("%.2f" % r[j] if r else "-" for j in jobs),
             "%.2f" % summ[p]["worst_vs_drr"] if r else "-"))
+    if fabric:
+        rows += ["", "The fabric: the PS hosts run %s (ddl-fabric: %s), the "
+                 "spine the queues of each policy.  Pushes overlapped: per "
+                 "iteration, the pairs of jobs whose update bursts (first "
+                 "send to the last worker's whole update) overlapped in "
+                 "time, of all pairs; medians over the repetitions." % (
+                     "their policy at %s" % scn.get("host_rate"),
+                     scn.get("fabricopts") or "-"), "",
+                 "| policy | JCT avg (ms) | worst job / drr | iter p99 (ms) "
+                 "| RTOs | pushes overlapped |",
+                 "|---|---|---|---|---|---|"]
+        for p in pols:
+            s = summ[p]
+            rows.append("| %s | %.0f | %s | %.0f | %.0f | %.0f / %.0f (%s "
+                        "%%) |" % (
+                            p, s["jct_avg_ms"],
+                            cell(s.get("worst_vs_drr", float("nan")), 2),
+                            s["iter_p99_ms"], s["timeouts"], s["overlapped"],
+                            s["pairs"], cell(s["overlapped_pct"], 0)))
     gains = {}
     for dp in (p for p in pols if p.startswith("ddl")):
         rows += ["", "%s against each baseline (time saved, %%):" % dp, "",
@@ -587,7 +639,7 @@ def report_preset(out, name, plot):
                             r["bursts"]))
     tg = targets(name, summ, bound, learned)
     if tg:
-        rows += ["", "Targets (%s):" % ("mode cluster" if hosts > 1 else
+        rows += ["", "Targets (%s):" % ("mode cluster" if order else
                                          "ddl with its defaults"), ""]
         rows += ["- %s: %s" % ("met" if ok else "NOT met", t) for t, ok in tg]
     made = []
@@ -711,6 +763,7 @@ def main():
     order = ["saturated", "compatible", "hetero", "background", "torch",
              "sharded", "sharded-imb", "sharded-sat", "sharded3",
              "sharded-torch", "ring", "ring-torch", "incast", "incast-torch",
+             "fabric", "fabric-torch",
              "quick", "quick-sharded"]
     names.sort(key=lambda n: order.index(n) if n in order else len(order))
     rows, rep = [], {}

@@ -39,6 +39,7 @@ def main():
     check("report.json has quick or quick-sharded",
           "quick" in presets or "quick-sharded" in presets, str(presets)[:80])
     order_count()
+    overlap_count()
     mix_report()
     late_start()
     stalls()
@@ -67,6 +68,22 @@ def order_count():
            run((0, 10), (20, 30), (0, 10), (20, 30)))
     check("the hosts' order: same, different, not contending",
           got == ((1, 1), (1, 0), (0, 0)), str(got))
+
+
+def overlap_count():
+    """The fabric's pushes that overlapped, on made-up PS records: three
+    jobs of two iterations; in the first, jobs 0 and 1 overlap, job 2
+    follows; in the second, all are one after another (a burst that ends
+    as the next starts does not overlap it)."""
+    import ddl_report
+
+    def ps(*iters):
+        return {"iters": [{"start": a, "burst": b, "end": b + 5}
+                          for a, b in iters]}
+    got = ddl_report.overlapped([ps((0, 10), (50, 60)),
+                                 ps((5, 20), (60, 70)),
+                                 ps((20, 30), (70, 80))])
+    check("the pushes that overlapped: 1 pair of 6", got == (1, 6), str(got))
 
 
 def mix_report():
