@@ -437,7 +437,7 @@ static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
  * @now: current time, ns
  *
  * With a shuffle, the last of the places ddl_fabric_place() gives the job
- * in the deals from the one its burst began in to now; else its rank in
+ * in the deals from the one its iteration began in to now; else its rank in
  * the cluster order (ddl_cluster_rank()), the last it had in its burst.
  * So the place never rises during a burst.  A switch queues the burst's
  * packets by their code point: had the place risen (the jobs ahead
@@ -448,8 +448,12 @@ static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
  * then queue behind earlier ones, in order.  The job's next burst (as
  * ddl_burst_start() sees it, after a gap) starts from its place then: a
  * synchronous job sends it only when its last one has arrived.  With a
- * shuffle the place depends on the job's class, its burst's start and the
- * shared clock only, not on the other jobs the host holds.
+ * shuffle the place is held through the job's iteration (from its first
+ * burst after a quiet time, ddl_burst_start()), not only its burst: a host
+ * that is not the bottleneck sees an iteration as many short bursts, and
+ * a burst's packets still wait in the fabric's queues when the next one
+ * begins.  The place then depends on the job's class, its iteration's
+ * start and the shared clock only, not on the other jobs the host holds.
  *
  * Context: under the qdisc lock.  As ddl_cluster_rank(); with a shuffle,
  * one hash per deal the burst spans, at most DDL_DEAL_SPAN.
@@ -459,13 +463,14 @@ u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
 		     u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
+	u64 from = p->shuffle_us ? c->iter_start : c->last_burst;
 	u32 max = p->ndscp - 1;
 
-	if (c->cl_mark_burst != c->last_burst) {
-		c->cl_mark_burst = c->last_burst;
+	if (c->cl_mark_burst != from) {
+		c->cl_mark_burst = from;
 		c->cl_mark = 0;
 		if (p->shuffle_us) {
-			u64 start = c->last_burst + s->clock_off;
+			u64 start = from + s->clock_off;
 
 			c->cl_mark_deal = ddl_deal_of(p, start);
 			c->cl_mark = ddl_fabric_place(p, idx, c->cl_mark_deal);

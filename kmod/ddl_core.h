@@ -422,8 +422,9 @@ struct ddl_job_log {
  * @cl_bytes: bytes queued since @cl_key was given
  * @cl_rot: the burst's place in its epoch's rotation, breaks ties of @cl_key
  * @cl_mark: the place its packets carry out (dscp): the last of the places
- *	it had since its burst began
- * @cl_mark_burst: @last_burst when @cl_mark was set
+ *	it had since its burst (with a shuffle: its iteration) began
+ * @cl_mark_burst: @last_burst (with a shuffle: @iter_start) when @cl_mark
+ *	was set
  * @cl_mark_deal: the last deal @cl_mark covers (shuffle)
  *
  * The small fields share one 16-byte slot.
