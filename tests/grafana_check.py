@@ -42,6 +42,7 @@ def exporter_output(exporter):
     q = {"kind": "ddl", "dev": "x0", "handle": "1:"}
     for row in mod["QDISC_XSTATS"] + mod["QDISC_STATS"]:
         q[row[0]] = 1
+    q["options"] = {row[0]: 1 for row in mod.get("QDISC_OPTIONS", [])}
     with tempfile.TemporaryDirectory() as t:
         tc = os.path.join(t, "tc")
         with open(tc, "w") as f:

@@ -168,22 +168,32 @@ run "ddl mode cluster with dscp 46,10" tc -n ddlc-s qdisc add dev s0 root \
 	handle 1: ddl jobs 2 mode cluster rate 1kbit burst 2000 dscp 46,10
 expect_eq "dscp dumped" "$(tc -n ddlc-s qdisc show dev s0 | grep -o 'dscp [0-9,]*')" \
 	"dscp 46,10"
-for j in 1 2; do
-	tc -n ddlc-s filter add dev s0 parent 1: protocol ip u32 \
-		match ip sport $(( 5000 + j )) 0xffff classid 1:$j
-	tc -n ddlc-s filter add dev s0 parent 1: protocol ipv6 u32 \
-		match ip6 sport $(( 5000 + j )) 0xffff classid 1:$j
-done
+# port_filters N: job j's datagrams (source port 5000 + j) in class 1:j,
+# over IPv4 and IPv6, for j = 1 .. N
+port_filters() {
+	local j
+	for j in $(seq "$1"); do
+		tc -n ddlc-s filter add dev s0 parent 1: protocol ip u32 \
+			match ip sport $(( 5000 + j )) 0xffff classid 1:$j
+		tc -n ddlc-s filter add dev s0 parent 1: protocol ipv6 u32 \
+			match ip6 sport $(( 5000 + j )) 0xffff classid 1:$j
+	done
+}
+# start_sink N: the receiver, until N datagrams, into $T/recv ($sink)
+start_sink() {
+	rm -f "$T/ready"
+	DDL_SINK_READY=$T/ready ip netns exec ddlc-r python3 -S \
+		"$TESTS_DIR/dscp_check.py" recv 198.18.7.2 2001:2::2 9 "$1" 60 \
+		>"$T/recv" &
+	sink=$!
+	wait_for 60 test -e "$T/ready" || fail "receiver ready"
+}
+port_filters 2
 tc -n ddlc-s class change dev s0 parent 1: classid 1:1 ddl size 20000
 tc -n ddlc-s class change dev s0 parent 1: classid 1:2 ddl size 2000000
 
 N=12	# per job and family
-rm -f "$T/ready"
-DDL_SINK_READY=$T/ready ip netns exec ddlc-r python3 -S \
-	"$TESTS_DIR/dscp_check.py" recv 198.18.7.2 2001:2::2 9 $(( 4 * N )) 60 \
-	>"$T/recv" &
-sink=$!
-wait_for 60 test -e "$T/ready" || fail "receiver ready"
+start_sink $(( 4 * N ))
 run "both jobs send over IPv4 and IPv6" ip netns exec ddlc-s python3 -S \
 	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 5001 5002
 sleep 0.2
@@ -252,18 +262,8 @@ run "ddl dscp 46,34,26,10 shuffle 3600s (mode fair)" tc -n ddlc-s qdisc \
 expect_eq "shuffle dumped" \
 	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE '(dscp|shuffle) [0-9a-z,.+]+' | tr '\n' ' ')" \
 	"dscp 46,34,26,10 shuffle 3600s "
-for j in 1 2 3 4; do
-	tc -n ddlc-s filter add dev s0 parent 1: protocol ip u32 \
-		match ip sport $(( 5000 + j )) 0xffff classid 1:$j
-	tc -n ddlc-s filter add dev s0 parent 1: protocol ipv6 u32 \
-		match ip6 sport $(( 5000 + j )) 0xffff classid 1:$j
-done
-rm -f "$T/ready"
-DDL_SINK_READY=$T/ready ip netns exec ddlc-r python3 -S \
-	"$TESTS_DIR/dscp_check.py" recv 198.18.7.2 2001:2::2 9 $(( 8 * N )) 60 \
-	>"$T/recv" &
-sink=$!
-wait_for 60 test -e "$T/ready" || fail "receiver ready"
+port_filters 4
+start_sink $(( 8 * N ))
 run "four jobs send over IPv4 and IPv6" ip netns exec ddlc-s python3 -S \
 	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 \
 	5001 5002 5003 5004
