@@ -134,9 +134,9 @@ bench:
 	scripts/install-deps
 	scripts/ddl-bench --reps 3 -o build/bench all torch
 	scripts/ddl-bench --reps 3 -o build/bench-cluster sharded sharded-imb \
-		sharded-sat sharded3 ring incast
+		sharded-sat sharded3 ring incast fabric
 	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch \
-		incast-torch
+		incast-torch fabric-torch
 	scripts/ddl-bench -o build/bench-mix mix seed=$(BENCH_SEED)
 	scripts/ddl-bench -o build/bench-mix-torch mix runner=torch mixes=4 \
 		seed=$(BENCH_SEED)
