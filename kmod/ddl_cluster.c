@@ -410,9 +410,10 @@ u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
 }
 
 /*
- * The place of job @c's burst: the last of its places in every deal from
- * the one its burst began in to @deal.  A burst that spans more than
- * DDL_DEAL_SPAN deals is a steady flow: it takes the last place.
+ * The place of job @c: the last of its places in every deal from the one
+ * its iteration began in to @deal.  An iteration that spans more than
+ * DDL_DEAL_SPAN deals is a steady flow: it takes the last place.  A clock
+ * stepped back, or a new shuffle, lands there too: the work stays bounded.
  */
 static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
 			   u32 idx, u64 deal)
