@@ -410,6 +410,24 @@ u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
 }
 
 /*
+ * The deal @shared falls in.  A division only when it leaves the deal the
+ * last mark fell in: once per deal, not per packet.  A clock stepped back
+ * or a change of the configuration computes it again.
+ */
+static u64 ddl_deal_now(struct ddl_sched *s, const struct ddl_params *p,
+			u64 shared)
+{
+	u64 len = (u64)p->shuffle_us * NSEC_PER_USEC_U64;
+
+	if (len != s->deal_len || shared - s->deal_start >= len) {
+		s->deal = ddl_deal_of(p, shared);
+		s->deal_start = p->base_ns + s->deal * len;
+		s->deal_len = len;
+	}
+	return s->deal;
+}
+
+/*
  * The place of job @c: the last of its places in every deal from the one
  * its iteration began in to @deal.  An iteration that spans more than
  * DDL_DEAL_SPAN deals is a steady flow: it takes the last place.  A clock
@@ -481,7 +499,7 @@ u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
 		}
 	}
 	if (p->shuffle_us)
-		ddl_mark_deals(c, p, idx, ddl_deal_of(p, now + s->clock_off));
+		ddl_mark_deals(c, p, idx, ddl_deal_now(s, p, now + s->clock_off));
 	else
 		c->cl_mark = max(c->cl_mark,
 				 ddl_cluster_rank(s, idx, max, now));
@@ -535,6 +553,8 @@ void ddl_cluster_weight(struct ddl_sched *s, u32 idx, u32 weight)
  *
  * Entering mode cluster, every backlogged job is keyed as a burst that
  * starts now; leaving it, both trees are emptied.
+ * Called at every change of the configuration: the deal of the fabric's
+ * code points is computed again at the next mark (the base may be new).
  *
  * Context: under the qdisc lock.  O(jobs log jobs).
  */
@@ -545,6 +565,7 @@ void ddl_cluster_mode(struct ddl_sched *s, const struct ddl_params *p,
 	struct ddl_cls *c;
 	u32 i;
 
+	s->deal_len = 0;	/* the shuffle or the base may have changed */
 	if (on == s->cl_on)
 		return;
 	s->cl_on = on;

@@ -570,6 +570,10 @@ struct ddl_cls {
  * @cl_exts: cluster keys moved on because a burst outgrew them
  * @edge_bursts: bursts keyed or marked within 1/DDL_EDGE_DIV of an epoch
  *	of the edge of their epoch or deal
+ * @deal: the deal of the fabric's code points the last mark fell in
+ * @deal_start: where @deal began on the shared clock
+ * @deal_len: the length of a deal @deal was computed with, ns; 0: none
+ *	(a change of the configuration computes it again)
  * @jlog: completed bursts, one log per job
  * @bursts_done: bursts completed, all jobs
  * @turns: green changes recorded; the last min(@turns, DDL_TURN_LOG) are in
@@ -651,6 +655,9 @@ struct ddl_sched {
 	u64			cl_bursts;
 	u64			cl_exts;
 	u64			edge_bursts;
+	u64			deal;
+	u64			deal_start;
+	u64			deal_len;
 
 	struct ddl_job_log	*jlog;
 	u64			bursts_done;

@@ -438,6 +438,8 @@ static void ddl_cluster_overrun_test(struct kunit *test)
 	span = div64_u64(150000ULL * NSEC_PER_SEC, DDL_C_RATE);
 	KUNIT_EXPECT_EQ(test, key, (3 + 1000) * DDL_C_EPOCH + span);
 	KUNIT_EXPECT_EQ(test, x->s.cl_exts, 0ULL);
+	/* 50 ns into its epoch: within 1/16 of an epoch of the edge. */
+	KUNIT_EXPECT_EQ(test, x->s.edge_bursts, 1ULL);
 
 	x->shard[0] = 1;			/* one packet over */
 	ddl_c_arrive(c, x, 0);
@@ -452,6 +454,12 @@ static void ddl_cluster_overrun_test(struct kunit *test)
 	allow = DDL_C_EPOCH_US * DDL_CL_NOMINAL * DDL_C_RATE / 1000000;
 	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl_key, (7 + 1000) * DDL_C_EPOCH);
 	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl_allow, allow);
+
+	/* Half an epoch in: not near an edge. */
+	c->now = 9 * DDL_C_EPOCH + DDL_C_EPOCH / 2;
+	x->shard[2] = 1;
+	ddl_c_arrive(c, x, 2);
+	KUNIT_EXPECT_EQ(test, x->s.edge_bursts, 2ULL);
 }
 
 /*
@@ -726,6 +734,71 @@ static void ddl_cluster_fabric_rank_breaks_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, f.disagree, 0ULL);
 }
 
+/* Host @x sends all it holds of job @j, marking each packet. */
+static u32 ddl_f_send_all(struct ddl_cluster_sim *c, struct ddl_chost *x,
+			  u32 j)
+{
+	enum ddl_reason why;
+	u32 mark = 0;
+
+	while (x->qlen[j]) {
+		KUNIT_ASSERT_EQ(c->test, ddl_pick(&x->s, &x->p, c->now, &why), j);
+		mark = ddl_cluster_mark(&x->s, &x->p, j, c->now);
+		ddl_served(&x->s, &x->p, j, why, DDL_C_PKT, c->now);
+		c->now += DDL_C_PKT;
+		if (!--x->qlen[j])
+			ddl_deactivate(&x->s, j, c->now);
+	}
+	return mark;
+}
+
+/*
+ * The place is held through an iteration, not a burst: a job sends the
+ * first 7.5 ms of its iteration at the end of deal d (of 50 ms), is quiet for 2 ms (a new burst: longer than
+ * the burst gap; the same iteration: shorter than the pause) and sends on
+ * in deal d + 1, where its place would be better.  Its packets keep the
+ * place of deal d: they must not overtake those still queued in the
+ * fabric.  After a quiet time of a pause, a new iteration takes the new
+ * deal's place.  (Held per burst, as the rank is, the place rises and the
+ * test fails.)
+ */
+static void ddl_cluster_fabric_iteration_hold_test(struct kunit *test)
+{
+	struct ddl_cluster_sim *c = ddl_c_new(test, 8);
+	struct ddl_chost *x = &c->h[0];
+	u64 deal = 5ULL * DDL_SHUFFLE_MIN * NSEC_PER_USEC, d;
+	u32 hi, lo;
+
+	ddl_f_setup(c, TC_DDL_MODE_FAIR, 5 * DDL_SHUFFLE_MIN);	/* 50 ms */
+	/* A deal whose place for job 0 is worse than the next one's. */
+	for (d = 2000; d < 2100; d++)
+		if (ddl_fabric_place(&x->p, 0, d) >
+		    ddl_fabric_place(&x->p, 0, d + 1))
+			break;
+	KUNIT_ASSERT_LT(test, d, 2100ULL);
+	hi = ddl_fabric_place(&x->p, 0, d);
+	lo = ddl_fabric_place(&x->p, 0, d + 1);
+
+	c->now = (d + 1) * deal - 9 * NSEC_PER_MSEC - x->s.clock_off;
+	x->shard[0] = 500;			/* 7.5 ms */
+	ddl_c_arrive(c, x, 0);
+	KUNIT_EXPECT_EQ(test, ddl_f_send_all(c, x, 0), hi);
+	c->now = (d + 1) * deal + 500 * NSEC_PER_USEC - x->s.clock_off;
+	x->shard[0] = 20;
+	ddl_c_arrive(c, x, 0);
+	KUNIT_EXPECT_EQ(test, x->s.cls[0].bursts, 2ULL);
+	KUNIT_EXPECT_EQ(test, ddl_f_send_all(c, x, 0), hi);
+	KUNIT_EXPECT_EQ(test, x->s.edge_bursts, 0ULL);
+
+	/* Quiet for a pause: a new iteration, in deal d + 1. */
+	c->now += DDL_FAIR_PAUSE_NS;
+	KUNIT_ASSERT_EQ(test, ddl_deal_of(&x->p, c->now + x->s.clock_off),
+			d + 1);
+	x->shard[0] = 20;
+	ddl_c_arrive(c, x, 0);
+	KUNIT_EXPECT_EQ(test, ddl_f_send_all(c, x, 0), lo);
+}
+
 /*
  * The deal itself: of any two jobs, each is ahead of the other, or level,
  * in one deal of every pair; every job is first in about its share of the
@@ -782,6 +855,7 @@ static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_cluster_fabric_same_mark_test),
 	KUNIT_CASE(ddl_cluster_fabric_rank_breaks_test),
 	KUNIT_CASE(ddl_cluster_fabric_deal_test),
+	KUNIT_CASE(ddl_cluster_fabric_iteration_hold_test),
 	KUNIT_CASE(ddl_cluster_overrun_test),
 	KUNIT_CASE(ddl_cluster_mode_test),
 	{}

@@ -1331,8 +1331,8 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 						    TC_DDL_DSCP_MAX, now);
 	}
 	cs->dscp_marks = cl->dscp_marks;
-	if (idx != DDL_BG(&q->s))
-		cs->place = q->s.cls[idx].cl_mark;
+	if (idx != DDL_BG(&q->s) && q->params.ndscp)
+		cs->place = min(q->s.cls[idx].cl_mark, q->params.ndscp - 1);
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
