@@ -754,9 +754,10 @@ static u32 ddl_f_send_all(struct ddl_cluster_sim *c, struct ddl_chost *x,
 
 /*
  * The place is held through an iteration, not a burst: a job sends the
- * first 7.5 ms of its iteration at the end of deal d (of 50 ms), is quiet for 2 ms (a new burst: longer than
- * the burst gap; the same iteration: shorter than the pause) and sends on
- * in deal d + 1, where its place would be better.  Its packets keep the
+ * first 7.5 ms of its iteration at the end of deal d (of 50 ms), is quiet
+ * for 2 ms (a new burst: longer than the burst gap; the same iteration:
+ * shorter than the pause) and sends on in deal d + 1, where its place
+ * would be better.  Its packets keep the
  * place of deal d: they must not overtake those still queued in the
  * fabric.  After a quiet time of a pause, a new iteration takes the new
  * deal's place.  (Held per burst, as the rank is, the place rises and the
