@@ -732,7 +732,7 @@ void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
 /* ddl_predict.c: burst periods and lead windows */
 
 u64 ddl_ewma(u64 avg, u64 sample);
-u32 ddl_size_median(const u32 *sizes, u32 n);
+u32 ddl_size_learned(const u32 *sizes, u32 n);
 bool ddl_burst_paused(const struct ddl_cls *c, u64 now);
 bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		     u64 now);

@@ -229,21 +229,24 @@ u64 ddl_lead_ns(const struct ddl_sched *s, u64 now)
 }
 
 /**
- * ddl_size_median() - the learned size from a job's last burst sizes
- * @sizes: bytes of the last @n bursts, in any order
+ * ddl_size_learned() - the learned size from a job's last iteration sizes
+ * @sizes: bytes of the last @n iterations, in any order
  * @n: entries of @sizes, 0 to DDL_SIZE_SAMPLES
  *
- * The median of three; of two, the larger, since the usual error is a
- * burst cut in two by a sender's stall, and both parts are too small.  So
- * one wrong burst among the last three does not move the learned size.
+ * The largest, since the usual error is an iteration cut in two by a
+ * sender's stall, and both parts are too small: one cut iteration takes
+ * two of the three entries, which would move a median.  A size learned too
+ * small then cuts the next iteration too (ddl_burst_paused() no longer
+ * holds the job's burst through a stall), and a ring all-reduce member,
+ * which waits for its neighbour between its steps, went on learning half
+ * its iteration.  A size learned too large only delays the job's own
+ * bursts, for three iterations at most.
  *
  * Context: any; pure.
  * Return: bytes, 0 if @n is 0.
  */
-u32 ddl_size_median(const u32 *sizes, u32 n)
+u32 ddl_size_learned(const u32 *sizes, u32 n)
 {
-	u32 lo, hi;
-
 	switch (n) {
 	case 0:
 		return 0;
@@ -252,9 +255,7 @@ u32 ddl_size_median(const u32 *sizes, u32 n)
 	case 2:
 		return max(sizes[0], sizes[1]);
 	}
-	lo = min(sizes[0], sizes[1]);
-	hi = max(sizes[0], sizes[1]);
-	return clamp(sizes[2], lo, hi);
+	return max3(sizes[0], sizes[1], sizes[2]);
 }
 
 /* Learn from the bytes of @c's iteration that just ended. */
@@ -266,7 +267,7 @@ static void ddl_learn_size(struct ddl_cls *c, u64 bytes)
 	c->size_pos = (c->size_pos + 1) % DDL_SIZE_SAMPLES;
 	if (c->nsizes < DDL_SIZE_SAMPLES)
 		c->nsizes++;
-	c->burst_size = ddl_size_median(c->sizes, c->nsizes);
+	c->burst_size = ddl_size_learned(c->sizes, c->nsizes);
 }
 
 /*
@@ -415,9 +416,9 @@ bool ddl_burst_paused(const struct ddl_cls *c, u64 now)
  * period away from the average, or longer than maxperiod, restarts the
  * period from it.  A period is trusted (predicted) after DDL_PRED_SAMPLES
  * intervals whose mean deviation is within 1/8 of it.  The iteration's
- * bytes join the job's last sizes; the learned size is their median
- * (ddl_size_median()), so that one iteration cut by a longer stall does
- * not move it.
+ * bytes join the job's last sizes; the learned size is the largest of
+ * them (ddl_size_learned()), so that one iteration cut by a longer stall
+ * does not move it.
  *
  * If the job's lead window is armed, the burst is a hit when the window is
  * open and a miss when it came before; either way the window closes and
