@@ -134,7 +134,7 @@
 /* Burst intervals seen before a period is trusted. */
 #define DDL_PRED_SAMPLES	3U
 
-/* Iterations a job's learned burst size is the median of. */
+/* A job's learned burst size: the largest of its last this many iterations. */
 #define DDL_SIZE_SAMPLES	3U
 
 /* EWMA gain of the predictor: 1 / 2^DDL_EWMA_SHIFT. */
@@ -399,7 +399,7 @@ struct ddl_job_log {
  * @gapped: it has been quiet for DDL_FAIR_PAUSE_US between two bursts
  * @period: EWMA of the time between iteration starts, ns
  * @mdev: EWMA of the deviation of iteration intervals from @period, ns
- * @burst_size: learned bytes per burst, the median of @sizes; 0: none
+ * @burst_size: learned bytes per burst, the largest of @sizes; 0: none
  * @sizes: bytes of the job's last DDL_SIZE_SAMPLES iterations, capped at
  *	DDL_FAIR_SIZE_MAX
  * @nsizes: entries of @sizes in use

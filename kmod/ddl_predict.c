@@ -247,15 +247,11 @@ u64 ddl_lead_ns(const struct ddl_sched *s, u64 now)
  */
 u32 ddl_size_learned(const u32 *sizes, u32 n)
 {
-	switch (n) {
-	case 0:
-		return 0;
-	case 1:
-		return sizes[0];
-	case 2:
-		return max(sizes[0], sizes[1]);
-	}
-	return max3(sizes[0], sizes[1], sizes[2]);
+	u32 size = 0, i;
+
+	for (i = 0; i < n; i++)
+		size = max(size, sizes[i]);
+	return size;
 }
 
 /* Learn from the bytes of @c's iteration that just ended. */

@@ -785,9 +785,7 @@ struct ddl_stall_case {
 	u32		from;		/* size right at this iteration's start */
 	bool		early;		/* the long stalls in the first 100 ms */
 	u32		late_every;	/* and a late 150 ms stall this often */
-	bool		steps;		/* equal pieces; late: 200 ms before
-					 * the last piece
-					 */
+	bool		steps;		/* equal pieces, late stall 200 ms */
 };
 
 /*
