@@ -16,11 +16,13 @@
  *
  * A burst that starts in epoch k gets the key
  *
- *	key = k * epoch + span,  span = size * W / (weight * rate)
+ *	key = k * epoch + span,  span = size * jobs / (weight * rate)
  *
- * W being the sum of the weights of the declared jobs: span is the time
- * per-job fair sharing among the declared jobs, all of them busy, takes to
- * send the whole burst at the rate.  The backlogged job with the smallest
+ * jobs being the number of job classes, set alike on every host: span is
+ * the time per-job fair sharing among that many busy jobs of weight 1
+ * takes to send the whole burst at the rate.  Nothing of the other jobs a
+ * host holds goes into a key: hosts that hold different sets of jobs, or
+ * declare them one after another, order the jobs they share alike.  The backlogged job with the smallest
  * key is sent; equal keys are ordered by a rotation that moves on each
  * epoch, so that each of identical jobs is first in turn.  So the key is
  * the burst's deadline under fair sharing (counted from the start of its
@@ -203,16 +205,15 @@ u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u64 deal)
 }
 
 /* Time the declared size of job @c takes at its share of the rate, ns. */
-static u64 ddl_cl_span(const struct ddl_sched *s, const struct ddl_params *p,
-		       const struct ddl_cls *c)
+static u64 ddl_cl_span(const struct ddl_params *p, const struct ddl_cls *c)
 {
-	u64 wsum, span;
+	u64 span;
 
 	if (!c->size || !p->rate)
 		return 0;
-	wsum = max_t(u64, s->cl_wsum, c->weight);
-	/* size * wsum < 2^40 * 2^20; weight * rate < 2^8 * 2^37. */
-	span = mul_u64_u64_div_u64(c->size * wsum, NSEC_PER_SEC_U64,
+	/* size * jobs <= 2^40 * 2^12; weight * rate < 2^8 * 2^37. */
+	span = mul_u64_u64_div_u64(c->size * p->jobs * DDL_WEIGHT_DEFAULT,
+				   NSEC_PER_SEC_U64,
 				   (u64)c->weight * p->rate);
 	return min_t(u64, span, DDL_CL_SPAN_MAX);
 }
@@ -232,14 +233,13 @@ static u64 ddl_cl_allow(const struct ddl_params *p, const struct ddl_cls *c)
 }
 
 /* How far a key moves for each allowance a burst outgrows, ns. */
-static u64 ddl_cl_step(const struct ddl_sched *s, const struct ddl_params *p,
-		       const struct ddl_cls *c)
+static u64 ddl_cl_step(const struct ddl_params *p, const struct ddl_cls *c)
 {
 	u64 epoch = (u64)p->epoch_us * NSEC_PER_USEC_U64;
 
 	if (!c->size || !p->rate)
 		return epoch * DDL_CL_NOMINAL;
-	return max(ddl_cl_span(s, p, c), epoch);
+	return max(ddl_cl_span(p, c), epoch);
 }
 
 /* The key and rotation of a burst of job @idx that starts at @shared. */
@@ -257,7 +257,7 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
 		s->edge_bursts++;
 	c->cl_allow = ddl_cl_allow(p, c);
 	c->cl_bytes = 0;
-	ddl_cl_rekey(s, c, k * epoch_ns + ddl_cl_span(s, p, c),
+	ddl_cl_rekey(s, c, k * epoch_ns + ddl_cl_span(p, c),
 		     (idx + s->jobs - turn) % s->jobs);
 }
 
@@ -317,7 +317,7 @@ void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
 	n = div64_u64(c->cl_bytes - c->cl_allow + allow - 1, allow);
 	c->cl_allow += n * allow;
 	s->cl_exts++;
-	ddl_cl_rekey(s, c, c->cl_key + n * ddl_cl_step(s, p, c), c->cl_rot);
+	ddl_cl_rekey(s, c, c->cl_key + n * ddl_cl_step(p, c), c->cl_rot);
 }
 
 /**
@@ -518,31 +518,7 @@ u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
  */
 void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size)
 {
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (c->size)
-		s->cl_wsum -= c->weight;
-	c->size = size;
-	if (size)
-		s->cl_wsum += c->weight;
-}
-
-/**
- * ddl_cluster_weight() - a job's weight changes
- * @s: scheduler
- * @idx: job class index
- * @weight: the new weight
- *
- * Call before the weight itself changes.
- *
- * Context: under the qdisc lock.
- */
-void ddl_cluster_weight(struct ddl_sched *s, u32 idx, u32 weight)
-{
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (c->size)
-		s->cl_wsum = s->cl_wsum - c->weight + weight;
+	s->cls[idx].size = size;
 }
 
 /**

@@ -562,7 +562,6 @@ struct ddl_cls {
  *	or empty for less than DDL_FAIR_PAUSE_US (pruned when seen)
  * @cl_on: the cluster order is kept (mode cluster)
  * @cl_jobs: number of jobs in @cl
- * @cl_wsum: sum of the weights of the job classes with a declared size
  * @clock_off: the shared clock (CLOCK_TAI) less the caller's clock, ns, as
  *	the glue last read it
  * @epoch: epoch of the shared clock at the last burst start
@@ -649,7 +648,6 @@ struct ddl_sched {
 	struct rb_root_cached	ranked;
 	bool			cl_on;
 	u32			cl_jobs;
-	u64			cl_wsum;
 	u64			clock_off;
 	u64			epoch;
 	u64			cl_bursts;
@@ -809,8 +807,6 @@ void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c);
 /* Job class @c joins or leaves the backlogged jobs of the cluster order. */
 void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c);
 void ddl_cluster_unqueue(struct ddl_sched *s, struct ddl_cls *c);
-/* A job's weight changes: the sum of the declared jobs' weights follows. */
-void ddl_cluster_weight(struct ddl_sched *s, u32 idx, u32 weight);
 /* Record a change of green from @s->green to @to. */
 void ddl_turn_record(struct ddl_sched *s, u32 to, enum ddl_turn_why why,
 		     u64 now);

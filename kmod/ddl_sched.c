@@ -775,7 +775,6 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight)
 {
-	ddl_cluster_weight(s, idx, weight);
 	ddl_fair_weight(s, idx, weight);
 	if (idx == s->green)
 		s->slice_end = s->slice_start + ddl_turn_ns(s, p, idx);

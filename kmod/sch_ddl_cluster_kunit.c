@@ -5,7 +5,8 @@
  * inputs order the jobs alike at every step; clock skew within the stated
  * bound does not reorder them; a host that keys bursts by what it sees
  * locally (its shard's size) does, and the check catches it; on one host
- * every burst meets its deadline; the rank, a key that moves on, a change
+ * every burst meets its deadline; hosts that hold different jobs order the
+ * jobs they share alike; the rank, a key that moves on, a change
  * of mode; the fabric's code points, alike on hosts that hold different
  * jobs.
  *
@@ -47,9 +48,13 @@ struct ddl_cluster_sim {
 	u64			now;
 	u64			size[DDL_C_JOBS];	/* declared, whole */
 	u64			compute[DDL_C_JOBS];	/* ns */
+	u32			hosts[DDL_C_JOBS];	/* mask of its hosts */
 	u64			skew;	/* host 1's clock ahead, ns */
 	u64			margin;	/* starts this far from a boundary */
 	bool			local;	/* broken: key by the local shard */
+	bool			local_sum; /* broken: scale by local weights */
+	bool			churn;	/* jobs 2, 3 declared at random */
+	u32			declared[DDL_C_HOSTS];	/* masks of jobs */
 	u32			pending[DDL_C_JOBS];	/* hosts not drained */
 	u64			iters;
 	u64			compared;	/* steps with jobs to compare */
@@ -109,6 +114,7 @@ static struct ddl_cluster_sim *ddl_c_new(struct kunit *test, u64 seed)
 	}
 	test->priv = c;
 	for (j = 0; j < DDL_C_JOBS; j++) {
+		c->hosts[j] = BIT(DDL_C_HOSTS) - 1;
 		c->size[j] = 2000000 + ddl_c_rand(c, 10000000);
 		c->compute[j] = DDL_FAIR_PAUSE_NS + DDL_C_EPOCH +
 				ddl_c_rand(c, 20 * DDL_C_EPOCH);
@@ -129,15 +135,23 @@ static void ddl_c_iterate(struct ddl_cluster_sim *c, u32 j, u64 t)
 
 	shared = t + c->h[0].s.clock_off;
 	start = roundup(shared, epoch) - c->h[0].s.clock_off;
+	if (c->hosts[j] != BIT(DDL_C_HOSTS) - 1)
+		frac = 100;	/* a job of one host: all of it there */
 	for (h = 0; h < DDL_C_HOSTS; h++) {
 		struct ddl_chost *x = &c->h[h];
 		u64 part = div_u64(c->size[j] * (h ? 100 - frac : frac), 100);
 
+		if (!(c->hosts[j] & BIT(h))) {
+			x->next[j] = U64_MAX;
+			continue;
+		}
+		if (c->hosts[j] == BIT(h))
+			part = c->size[j];
 		x->shard[j] = max_t(u32, div_u64(part, DDL_C_PKT), 1);
 		x->next[j] = start + c->margin +
 			     ddl_c_rand(c, epoch - 2 * c->margin);
 	}
-	c->pending[j] = DDL_C_HOSTS;
+	c->pending[j] = hweight32(c->hosts[j]);
 }
 
 /* Host @x: job @j's shard arrives at once at c->now. */
@@ -207,6 +221,45 @@ static void ddl_c_compare(struct ddl_cluster_sim *c)
 	c->compared += any;
 }
 
+/*
+ * Host @h declares the jobs of its c->declared mask and no other.  Broken
+ * on purpose with c->local_sum: each size is scaled by the sum of the
+ * weights of the jobs the host declared, over the number of job classes,
+ * which keys the bursts by a local sum as sch_ddl once did.
+ */
+static void ddl_c_declare_host(struct ddl_cluster_sim *c, u32 h)
+{
+	struct ddl_chost *x = &c->h[h];
+	u64 size, wsum = 0;
+	u32 j;
+
+	for (j = 0; j < DDL_C_JOBS; j++)
+		if (c->declared[h] & BIT(j))
+			wsum += x->s.cls[j].weight;
+	for (j = 0; j < DDL_C_JOBS; j++) {
+		size = c->declared[h] & BIT(j) ? c->size[j] : 0;
+		if (c->local_sum)
+			size = div_u64(size * wsum, DDL_C_JOBS);
+		ddl_cluster_size(&x->s, j, size);
+	}
+}
+
+/*
+ * Host 1 alone holds jobs 2 and 3: one of them is declared, undeclared or
+ * given a new weight (1 to 4) there, as a launcher binds and unbinds jobs.
+ */
+static void ddl_c_churn(struct ddl_cluster_sim *c)
+{
+	struct ddl_chost *x = &c->h[1];
+	u32 j = 2 + ddl_c_rand(c, 2);
+
+	if (ddl_c_rand(c, 2))
+		c->declared[1] ^= BIT(j);
+	else
+		ddl_set_weight(&x->s, &x->p, j, 1 + ddl_c_rand(c, 4));
+	ddl_c_declare_host(c, 1);
+}
+
 /* Run the cluster for @slots packet times. */
 static void ddl_c_run(struct ddl_cluster_sim *c, u32 slots)
 {
@@ -215,6 +268,8 @@ static void ddl_c_run(struct ddl_cluster_sim *c, u32 slots)
 	for (j = 0; j < DDL_C_JOBS; j++)
 		ddl_c_iterate(c, j, ddl_c_rand(c, DDL_C_EPOCH));
 	for (n = 0; n < slots; n++) {
+		if (c->churn && !ddl_c_rand(c, 500))
+			ddl_c_churn(c);
 		for (h = 0; h < DDL_C_HOSTS; h++)
 			for (j = 0; j < DDL_C_JOBS; j++)
 				if (c->h[h].next[j] <= c->now)
@@ -284,6 +339,49 @@ static void ddl_cluster_skew_test(struct kunit *test)
 }
 
 /*
+ * Hosts that hold different jobs: host 0 holds jobs 0 and 1, host 1 holds
+ * them and jobs 2 and 3, which it declares, undeclares and reweighs at
+ * random steps.  The two hosts order jobs 0 and 1 alike at every step.
+ * Keyed by the sum of the weights each host declared, they do not.
+ */
+static void ddl_cluster_subsets_test(struct kunit *test)
+{
+	u64 seed;
+	u32 h;
+
+	for (seed = 1; seed <= 6; seed++) {
+		struct ddl_cluster_sim *c = ddl_c_new(test, 20 + seed);
+		bool broken = seed > 3;
+
+		/* Close sizes: the order of 0 and 1 turns on the epochs. */
+		c->size[0] = 3000000;
+		c->size[1] = 4000000;
+		c->size[2] = 1000000;
+		c->size[3] = 1000000;
+		c->compute[0] = DDL_FAIR_PAUSE_NS + DDL_C_EPOCH;
+		c->compute[1] = DDL_FAIR_PAUSE_NS + 3 * DDL_C_EPOCH;
+		c->hosts[2] = BIT(1);
+		c->hosts[3] = BIT(1);
+		c->declared[0] = BIT(0) | BIT(1);
+		c->declared[1] = BIT(0) | BIT(1) | BIT(2);
+		c->churn = true;
+		c->local_sum = broken;
+		for (h = 0; h < DDL_C_HOSTS; h++)
+			ddl_c_declare_host(c, h);
+		ddl_c_run(c, 120000);
+		KUNIT_EXPECT_GT(test, c->compared, 300ULL);
+		if (broken)
+			KUNIT_EXPECT_GT_MSG(test, c->disagree, 0ULL,
+					    "seed %llu, local sum", seed);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, c->disagree, 0ULL,
+					    "seed %llu", seed);
+		ddl_cluster_exit(test);
+		test->priv = NULL;
+	}
+}
+
+/*
  * Break it on purpose: each host keys a burst by its own shard's size (what
  * the fair order learns), as if it had declared that.  The hosts then
  * disagree, and the check above sees it.  Skew beyond the bound (half an
@@ -310,26 +408,27 @@ static void ddl_cluster_local_size_breaks_test(struct kunit *test)
 /*
  * One host, the bound: bursts of declared sizes arriving at random, each
  * job's next no sooner than its share of the rate would finish the one
- * before.  Each completes by its start + its span + an epoch + a packet,
- * span = size * W / (weight * rate).
+ * before, the weights of the busy jobs summing to the number of job
+ * classes.  Each completes by its start + its span + an epoch + a packet,
+ * span = size * jobs / (weight * rate).
  */
 static void ddl_cluster_deadline_test(struct kunit *test)
 {
 	struct ddl_cluster_sim *c = ddl_c_new(test, 7);
 	struct ddl_chost *x = &c->h[0];
-	u64 start[DDL_C_JOBS], span[DDL_C_JOBS], wsum = 0, late = 0, done = 0;
-	u32 j, n, w[DDL_C_JOBS] = { 1, 2, 1, 3 };
+	u64 start[DDL_C_JOBS], span[DDL_C_JOBS], late = 0, done = 0;
+	u32 j, n, w[DDL_C_JOBS] = { 1, 2, 1, 0 };	/* job 3 idle */
 	enum ddl_reason why;
 	u32 idx;
 
 	for (j = 0; j < DDL_C_JOBS; j++) {
+		x->next[j] = U64_MAX;
+		if (!w[j])
+			continue;
 		ddl_set_weight(&x->s, &x->p, j, w[j]);
 		ddl_cluster_size(&x->s, j, c->size[j]);
-		wsum += w[j];
-	}
-	for (j = 0; j < DDL_C_JOBS; j++) {
-		span[j] = div64_u64(c->size[j] * wsum * NSEC_PER_SEC, w[j] *
-				    DDL_C_RATE);
+		span[j] = div64_u64(c->size[j] * DDL_C_JOBS * NSEC_PER_SEC,
+				    w[j] * DDL_C_RATE);
 		x->shard[j] = div_u64(c->size[j], DDL_C_PKT);
 		x->next[j] = ddl_c_rand(c, 3 * DDL_C_EPOCH);
 	}
@@ -435,7 +534,7 @@ static void ddl_cluster_overrun_test(struct kunit *test)
 	x->shard[0] = 10;			/* 150000 bytes: as declared */
 	ddl_c_arrive(c, x, 0);
 	key = x->s.cls[0].cl_key;
-	span = div64_u64(150000ULL * NSEC_PER_SEC, DDL_C_RATE);
+	span = div64_u64(150000ULL * DDL_C_JOBS * NSEC_PER_SEC, DDL_C_RATE);
 	KUNIT_EXPECT_EQ(test, key, (3 + 1000) * DDL_C_EPOCH + span);
 	KUNIT_EXPECT_EQ(test, x->s.cl_exts, 0ULL);
 	/* 50 ns into its epoch: within 1/16 of an epoch of the edge. */
@@ -850,6 +949,7 @@ static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_cluster_same_order_test),
 	KUNIT_CASE_SLOW(ddl_cluster_skew_test),
 	KUNIT_CASE_SLOW(ddl_cluster_local_size_breaks_test),
+	KUNIT_CASE_SLOW(ddl_cluster_subsets_test),
 	KUNIT_CASE(ddl_cluster_deadline_test),
 	KUNIT_CASE(ddl_cluster_rank_test),
 	KUNIT_CASE(ddl_cluster_mark_test),
