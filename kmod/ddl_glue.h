@@ -31,6 +31,17 @@ struct ddl_class {
 	u64				burst_backlog_sum;
 };
 
+/*
+ * A job class bound to a cgroup (ddl_cgroup.c): one per job class, in the
+ * hash of its id while the id is not 0.
+ */
+struct ddl_cgbind {
+	struct hlist_node		node;
+	u64				id;
+};
+
+#define DDL_CG_HASH_BITS	6
+
 struct ddl_sched_data {
 	/* Configuration, read on every packet, written by change() */
 	struct ddl_params		params;
@@ -41,6 +52,9 @@ struct ddl_sched_data {
 	struct tcf_proto __rcu		*filter_list;
 	struct tcf_block		*block;
 	struct qdisc_watchdog		watchdog;
+	struct ddl_cgbind		*binds;		/* jobs, by index */
+	struct hlist_head		cg_hash[1 << DDL_CG_HASH_BITS];
+	u32				cg_bound;	/* classes bound */
 
 	/* Statistics */
 	u64				drop_overlimit;
@@ -48,6 +62,7 @@ struct ddl_sched_data {
 	u64				drop_filter;
 	u64				cls_filter;
 	u64				cls_priority;
+	u64				cls_cgroup;
 	u64				cls_key;
 	u64				cls_background;
 	u64				aqm_marks;
@@ -66,6 +81,12 @@ struct ddl_sched_data {
 /* sch_ddl_main.c */
 u32 ddl_idx_to_minor(const struct ddl_sched_data *q, u32 idx);
 void ddl_settle(struct Qdisc *sch, u64 now);
+
+/* ddl_cgroup.c */
+int ddl_cgroup_check(struct ddl_sched_data *q, u32 idx, u64 id,
+		     struct netlink_ext_ack *extack);
+void ddl_cgroup_bind(struct ddl_sched_data *q, u32 idx, u64 id);
+u32 ddl_cgroup_class(struct ddl_sched_data *q, const struct sk_buff *skb);
 
 /* ddl_debugfs.c */
 void ddl_params_defaults(struct ddl_params *p);

@@ -16,8 +16,9 @@
  *
  *  enqueue():
  *   - classify: tc filters, then skb->priority (major == our handle), then
- *     the built-in key (ports, mark or DSCP map to a class of their own),
- *     else the background class.
+ *     the cgroup of the packet's socket (a class bound to it or to an
+ *     ancestor, ddl_cgroup.c), then the built-in key (ports, mark or DSCP
+ *     map to a class of their own), else the background class.
  *   - drop the packet if the qdisc holds limit packets; else stamp it with
  *     the time, append it to its class and tell the core if the class just
  *     became backlogged.
@@ -301,6 +302,13 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 			ddl_claim(&q->s, idx);
 			return idx;
 		}
+	}
+
+	idx = ddl_cgroup_class(q, skb);
+	if (idx != DDL_NONE) {
+		q->cls_cgroup++;
+		ddl_claim(&q->s, idx);
+		return idx;
 	}
 
 	key = ddl_skb_key(skb, q->params.key);
@@ -699,6 +707,7 @@ static const struct nla_policy ddl_class_policy[TCA_DDL_CLASS_MAX + 1] = {
 						   DDL_WEIGHT_MAX),
 	[TCA_DDL_CLASS_SIZE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ddl_size_range),
 	[TCA_DDL_CLASS_PAD]	= { .type = NLA_REJECT },
+	[TCA_DDL_CLASS_CGROUP]	= { .type = NLA_U64 },
 };
 
 static void ddl_get_u32(u32 *v, struct nlattr *attr)
@@ -990,7 +999,8 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 
 	q->classes = ddl_calloc(p.jobs + 1, sizeof(*q->classes));
-	if (!q->classes)
+	q->binds = ddl_calloc(p.jobs, sizeof(*q->binds));
+	if (!q->classes || !q->binds)
 		return -ENOMEM;
 	for (i = 0; i <= p.jobs; i++)
 		gnet_stats_basic_sync_init(&q->classes[i].bstats);
@@ -1014,6 +1024,8 @@ static void ddl_destroy(struct Qdisc *sch)
 	ddl_purge(sch);
 	kvfree(q->classes);
 	q->classes = NULL;
+	kvfree(q->binds);
+	q->binds = NULL;
 	ddl_sched_destroy(&q->s);
 }
 
@@ -1089,6 +1101,8 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->ack_runs = q->s.ack_runs;
 	qs->cls_filter = q->cls_filter;
 	qs->cls_priority = q->cls_priority;
+	qs->cls_cgroup = q->cls_cgroup;
+	qs->cgroups_bound = q->cg_bound;
 	qs->cls_key = q->cls_key;
 	qs->cls_background = q->cls_background;
 	qs->key_overflow = q->s.key_overflow;
@@ -1192,6 +1206,18 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 				    "The background class is no job and has no size");
 		return -EINVAL;
 	}
+	if (tb[TCA_DDL_CLASS_CGROUP]) {
+		if (idx == DDL_BG(&q->s)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_CGROUP],
+					    "The background class takes what no job class takes, and has no cgroup");
+			return -EINVAL;
+		}
+		err = ddl_cgroup_check(q, idx,
+				       nla_get_u64(tb[TCA_DDL_CLASS_CGROUP]),
+				       extack);
+		if (err)
+			return err;
+	}
 	sch_tree_lock(sch);
 	if (tb[TCA_DDL_CLASS_WEIGHT])
 		ddl_set_weight(&q->s, &q->params, idx,
@@ -1199,6 +1225,14 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (tb[TCA_DDL_CLASS_SIZE])
 		ddl_cluster_size(&q->s, idx,
 				 nla_get_u64(tb[TCA_DDL_CLASS_SIZE]));
+	if (tb[TCA_DDL_CLASS_CGROUP]) {
+		u64 id = nla_get_u64(tb[TCA_DDL_CLASS_CGROUP]);
+
+		ddl_cgroup_bind(q, idx, id);
+		/* The key never takes a class a launcher bound. */
+		if (id)
+			ddl_claim(&q->s, idx);
+	}
 	sch_tree_unlock(sch);
 	return 0;
 }
@@ -1262,6 +1296,9 @@ static int ddl_dump_class(struct Qdisc *sch, unsigned long arg,
 			 READ_ONCE(q->s.cls[idx].weight)) ||
 	     nla_put_u64_64bit(skb, TCA_DDL_CLASS_SIZE,
 			       READ_ONCE(q->s.cls[idx].size),
+			       TCA_DDL_CLASS_PAD) ||
+	     nla_put_u64_64bit(skb, TCA_DDL_CLASS_CGROUP,
+			       READ_ONCE(q->binds[idx].id),
 			       TCA_DDL_CLASS_PAD))) {
 		nla_nest_cancel(skb, opts);
 		return -EMSGSIZE;

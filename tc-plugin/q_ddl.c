@@ -8,12 +8,17 @@
  * IPROUTE2_SRC, the plugin uses that iproute2's own headers instead.
  */
 
+#define _GNU_SOURCE		/* name_to_handle_at() */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 
 #ifdef DDL_IPROUTE2_SRC
 #include "utils.h"
@@ -140,12 +145,61 @@ static void cexplain(void)
 {
 	fprintf(stderr,
 		"Usage: ... class ... ddl [ weight W ] [ size BYTES ]\n"
+		"                         [ cgroup PATH | cgroup ID | cgroup none ]\n"
 		"\n"
 		"  weight   weight of a job class, 1..256 (default 1): its share of the\n"
 		"           fair reference in mode fair, its slice multiplier in modes\n"
 		"           rotate and green (and DRR quantum in mode green)\n"
 		"  size     mode cluster: the job's whole burst per iteration over all\n"
-		"           of its hosts, up to 1Tb; 0: not declared (default 0)\n");
+		"           of its hosts, up to 1Tb; 0: not declared (default 0)\n"
+		"  cgroup   the job's cgroup (v2), by its directory or its id: packets\n"
+		"           of sockets in it or below it go to the class; none: no\n"
+		"           cgroup (default none)\n");
+}
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC	0x63677270
+#endif
+
+/*
+ * The id of a cgroup (v2): the kernel's handle of its directory, as
+ * name_to_handle_at() gives it, or where a kernel has no handles, its inode
+ * number, which is the same on 64-bit hosts.  A number is taken as the id
+ * itself, and "none" as 0.
+ */
+static int ddl_get_cgroup(__u64 *id, const char *arg)
+{
+	struct {
+		struct file_handle fh;
+		__u64 id;
+	} h = { .fh.handle_bytes = sizeof(__u64) };
+	struct statfs sfs;
+	struct stat st;
+	int mnt;
+
+	if (strcmp(arg, "none") == 0) {
+		*id = 0;
+		return 0;
+	}
+	if (arg[0] != '/' && arg[0] != '.')
+		return get_u64(id, arg, 0);
+	if (statfs(arg, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC ||
+	    stat(arg, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "\"%s\" is no cgroup (v2) directory\n", arg);
+		return -1;
+	}
+	if (!name_to_handle_at(AT_FDCWD, arg, &h.fh, &mnt, 0) &&
+	    h.fh.handle_bytes == sizeof(__u64)) {
+		memcpy(id, h.fh.f_handle, sizeof(*id));
+		return 0;
+	}
+	if ((errno == ENOSYS || errno == EOPNOTSUPP) &&
+	    sizeof(st.st_ino) >= sizeof(*id)) {
+		*id = st.st_ino;
+		return 0;
+	}
+	fprintf(stderr, "No id for cgroup \"%s\": %s\n", arg, strerror(errno));
+	return -1;
 }
 
 /*
@@ -711,10 +765,10 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
 			  char **argv, struct nlmsghdr *n, const char *dev)
 {
-	bool set_weight = false, set_size = false;
+	bool set_weight = false, set_size = false, set_cgroup = false;
+	__u64 size = 0, cgroup = 0;
 	struct rtattr *tail;
 	__u32 weight = 0;
-	__u64 size = 0;
 
 	while (argc > 0) {
 		if (strcmp(*argv, "weight") == 0) {
@@ -734,6 +788,14 @@ static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
 				return -1;
 			}
 			set_size = true;
+		} else if (strcmp(*argv, "cgroup") == 0) {
+			NEXT_ARG();
+			if (ddl_get_cgroup(&cgroup, *argv)) {
+				fprintf(stderr, "Illegal \"cgroup\"\n");
+				cexplain();
+				return -1;
+			}
+			set_cgroup = true;
 		} else if (strcmp(*argv, "help") == 0) {
 			cexplain();
 			return -1;
@@ -751,6 +813,8 @@ static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
 		addattr32(n, 1024, TCA_DDL_CLASS_WEIGHT, weight);
 	if (set_size)
 		addattr64(n, 1024, TCA_DDL_CLASS_SIZE, size);
+	if (set_cgroup)
+		addattr64(n, 1024, TCA_DDL_CLASS_CGROUP, cgroup);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -759,7 +823,7 @@ static int ddl_print_copt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 			  struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DDL_CLASS_MAX + 1];
-	__u64 size;
+	__u64 size, cgroup;
 	__u32 v;
 
 	if (!opt)
@@ -772,6 +836,8 @@ static int ddl_print_copt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 	/* Bytes, a plain integer in text too: tc's sizes are 32 bits. */
 	if (ddl_attr_u64(tb, TCA_DDL_CLASS_SIZE, &size) && size)
 		print_u64(PRINT_ANY, "size", "size %llu ", size);
+	if (ddl_attr_u64(tb, TCA_DDL_CLASS_CGROUP, &cgroup) && cgroup)
+		print_u64(PRINT_ANY, "cgroup", "cgroup %llu ", cgroup);
 	return 0;
 }
 
@@ -809,10 +875,16 @@ _Static_assert(offsetof(struct tc_ddl_xstats, qdisc.ack_runs) <=
 
 /* And the shared clock's fields, which came with the class's place. */
 #define DDL_HAS_CLOCK(len) DDL_HAS(len, class.place)
-_Static_assert(offsetof(struct tc_ddl_xstats, qdisc) +
-	       sizeof(struct tc_ddl_qd_stats) <=
-	       offsetof(struct tc_ddl_xstats, class.place),
+_Static_assert(offsetof(struct tc_ddl_xstats, qdisc.edge_bursts) +
+	       sizeof(__u64) <=
+	       offsetof(struct tc_ddl_xstats, class.place) + sizeof(__u32),
 	       "DDL_HAS_CLOCK covers the qdisc fields");
+
+/*
+ * The fields of cgroup classes made the qdisc counters the longer member:
+ * the last of them tells them all.
+ */
+#define DDL_HAS_CGROUP(len) DDL_HAS(len, qdisc.cgroups_bound)
 
 /*
  * Text layout of the counters: lines start with two spaces, counters on a
@@ -950,8 +1022,12 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 	ddl_line(&o);
 	DDL_CNT(&o, len, *st, qdisc, cls_filter);
 	DDL_CNT(&o, len, *st, qdisc, cls_priority);
+	if (DDL_HAS_CGROUP(len))
+		DDL_CNT(&o, len, *st, qdisc, cls_cgroup);
 	DDL_CNT(&o, len, *st, qdisc, cls_key);
 	DDL_CNT(&o, len, *st, qdisc, cls_background);
+	if (DDL_HAS_CGROUP(len))
+		DDL_CNT(&o, len, *st, qdisc, cgroups_bound);
 	ddl_line(&o);
 	if (DDL_HAS(len, qdisc.keys_mapped)) {
 		print_string(PRINT_FP, NULL, "%s", ddl_sep(&o));

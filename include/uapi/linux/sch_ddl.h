@@ -115,6 +115,10 @@ enum {
 				 * bytes over all its hosts; 0: not declared
 				 */
 	TCA_DDL_CLASS_PAD,
+	TCA_DDL_CLASS_CGROUP,	/* u64: id of the cgroup (v2) whose sockets,
+				 * and those of its descendants, are the
+				 * job's packets; 0: none
+				 */
 	__TCA_DDL_CLASS_MAX
 };
 
@@ -188,6 +192,10 @@ struct tc_ddl_qd_stats {
 	__u64	edge_bursts;	/* bursts keyed or marked within 1/16 of an
 				 * epoch of the edge of their epoch or deal
 				 */
+	/* Classes bound to cgroups */
+	__u64	cls_cgroup;	/* packets classified by their socket's cgroup */
+	__u32	cgroups_bound;	/* job classes bound to a cgroup */
+	__u32	pad3;
 };
 
 /* Per-class counters (tc -s class show). */

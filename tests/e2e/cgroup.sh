@@ -1,0 +1,185 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Job classes bound to cgroups (class parameter cgroup) and sch-ddl-job:
+# a process's packets go to the class bound to its cgroup, a child
+# cgroup's too, and stop when it is unbound; a filter still comes first;
+# bad bindings are refused with the old one intact; bind and unbind under
+# traffic lose no packet; sch-ddl-job binds, refuses a collision, lists
+# and unbinds.  ddl is the root of veth a0 in ddl-a.
+. "$(dirname "$0")/../lib.sh"
+
+# nsenter, not ip netns exec: that mounts a sysfs of the namespace over
+# /sys, which hides /sys/fs/cgroup.
+A=(nsenter --net=/run/netns/ddl-a)
+JOB=("${A[@]}" "$TESTS_DIR/../scripts/sch-ddl-job")
+CG=/sys/fs/cgroup/ddltest
+netns_pair
+
+# incg CGROUP CMD...: CMD in CGROUP (in ddl-a)
+incg() {
+	local cg=$1
+	shift
+	"${A[@]}" sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+}
+# burst CGROUP SPORT N: N datagrams from a process in CGROUP
+burst() {
+	incg "$1" python3 -S "$TESTS_DIR/traffic.py" udp-burst 198.18.0.2 9999 \
+		"$2" "$3" 200 >/dev/null
+}
+cpkts() { cfield "$(cstats -n ddl-a a0)" "10:$1" packets; }
+ccg() { "${A[@]}" tc class show dev a0 classid "10:$1" | \
+	sed -n 's/.* cgroup \([0-9]*\).*/\1/p'; }
+qf() { qstat -n ddl-a a0 10: "$1"; }
+
+mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mkdir -p "$CG/jobA/step0" "$CG/jobB" "$CG/jobC"
+ida=$(stat -c %i "$CG/jobA")
+
+run "ddl root, 8 jobs, no key" "${A[@]}" tc qdisc add dev a0 root \
+	handle 10: ddl jobs 8 key none
+run "bind 10:3 to jobA by path" "${A[@]}" tc class change dev a0 \
+	classid 10:3 ddl cgroup "$CG/jobA"
+expect_eq "class shows the cgroup's id" "$(ccg 3)" "$ida"
+expect_eq "cgroups_bound" "$(qf cgroups_bound)" 1
+
+burst "$CG/jobA" 7001 11
+expect_eq "jobA's packets in 10:3" "$(cpkts 3)" 11
+burst "$CG/jobA/step0" 7002 7
+expect_eq "a child cgroup's packets in 10:3 too" "$(cpkts 3)" 18
+expect_eq "cls_cgroup counts them" "$(qf cls_cgroup)" 18
+bg=$(cpkts ffff)
+burst "$CG/jobB" 7003 5
+expect_eq "jobB (unbound) not in 10:3" "$(cpkts 3)" 18
+expect_eq "jobB in the background" "$(( $(cpkts ffff) - bg ))" 5
+
+# A filter comes before the cgroup.
+run "u32 sport 7010 -> 10:5" "${A[@]}" tc filter add dev a0 parent 10: \
+	protocol ip prio 1 u32 match ip sport 7010 0xffff flowid 10:5
+burst "$CG/jobA" 7010 4
+expect_eq "filter before cgroup" "$(cpkts 5)" 4
+expect_eq "... not in 10:3" "$(cpkts 3)" 18
+
+# Refusals leave everything as it was.
+run "weight 3 on 10:4" "${A[@]}" tc class change dev a0 classid 10:4 ddl \
+	weight 3
+expect_fail "one cgroup, two classes" "bound to another class" \
+	"${A[@]}" tc class change dev a0 classid 10:4 ddl weight 5 \
+	cgroup "$CG/jobA"
+expect_eq "... 10:4 keeps weight 3 (all or nothing)" \
+	"$(cfield "$(cstats -n ddl-a a0)" 10:4 options.weight)" 3
+expect_eq "... 10:4 has no cgroup" "$(ccg 4)" ""
+expect_eq "... 10:3 still bound" "$(ccg 3)" "$ida"
+expect_fail "an id that is no cgroup" "No cgroup" \
+	"${A[@]}" tc class change dev a0 classid 10:4 ddl cgroup 987654321
+expect_fail "a directory that is no cgroup" "is no cgroup" \
+	"${A[@]}" tc class change dev a0 classid 10:4 ddl cgroup /tmp
+expect_fail "the background class" "has no cgroup" \
+	"${A[@]}" tc class change dev a0 classid 10:ffff ddl cgroup "$CG/jobB"
+expect_eq "cgroups_bound still 1" "$(qf cgroups_bound)" 1
+
+# Rebinding moves it; unbinding stops it.
+run "bind 10:3 to jobC instead" "${A[@]}" tc class change dev a0 \
+	classid 10:3 ddl cgroup "$CG/jobC"
+run "now jobA to 10:4" "${A[@]}" tc class change dev a0 classid 10:4 ddl \
+	cgroup "$CG/jobA"
+burst "$CG/jobA" 7004 6
+expect_eq "jobA's packets follow it to 10:4" "$(cpkts 4)" 6
+run "unbind 10:4" "${A[@]}" tc class change dev a0 classid 10:4 ddl \
+	cgroup none
+burst "$CG/jobA" 7005 3
+expect_eq "unbound: no more in 10:4" "$(cpkts 4)" 6
+expect_eq "cgroups_bound 1 (jobC)" "$(qf cgroups_bound)" 1
+run "unbind 10:3" "${A[@]}" tc class change dev a0 classid 10:3 ddl \
+	cgroup none
+
+# A removed cgroup's id stops matching and is refused anew.
+mkdir "$CG/gone"
+idg=$(stat -c %i "$CG/gone")
+run "bind 10:6 to a cgroup about to go" "${A[@]}" tc class change dev a0 \
+	classid 10:6 ddl cgroup "$CG/gone"
+rmdir "$CG/gone"
+expect_fail "its id is refused once it is gone" "No cgroup" \
+	"${A[@]}" tc class change dev a0 classid 10:7 ddl cgroup "$idg"
+run "unbind 10:6" "${A[@]}" tc class change dev a0 classid 10:6 ddl \
+	cgroup none
+
+# Bind and unbind under traffic: 20000 datagrams at 20 Mbit/s (8 s) from
+# jobA while class 10:2 is bound to it and unbound up to 40 times; all
+# arrive.  No standing-queue target: unbound, the job's packets are
+# background traffic, which the target would drop when it queues.
+run "rate 20mbit, no target" "${A[@]}" tc qdisc change dev a0 root ddl \
+	jobs 8 key none rate 20mbit target off lead 0
+rm -f "$DDL_OUT/cg.ready"
+DDL_SINK_READY=$DDL_OUT/cg.ready ip netns exec ddl-b python3 -S \
+	"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 20000 1000 60 \
+	>"$DDL_OUT/cg.recv" &
+rx=$!
+wait_for 30 test -e "$DDL_OUT/cg.ready"
+drops0=$(qf drops)
+incg "$CG/jobA" python3 -S "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
+	9100 20000 1000 >"$DDL_OUT/cg.send" &
+tx=$!
+flips=0
+while kill -0 "$tx" 2>/dev/null && [ $flips -lt 40 ]; do
+	"${A[@]}" tc class change dev a0 classid 10:2 ddl cgroup "$CG/jobA"
+	sleep 0.02
+	"${A[@]}" tc class change dev a0 classid 10:2 ddl cgroup none
+	sleep 0.02
+	flips=$((flips + 1))
+done
+wait "$tx"
+wait "$rx"
+expect_ge "bound and unbound under traffic" "$flips" 10
+expect_eq "all 20000 datagrams arrived" "$(cat "$DDL_OUT/cg.recv")" \
+	"received 20000"
+expect_eq "no drop in the qdisc" "$(qf drops)" "$drops0"
+expect_ge "some went by the cgroup" "$(cpkts 2)" 1
+
+# sch-ddl-job: job 42 of 8 classes is class 1 + 42 mod 8 = 3.
+run "sch-ddl-job bind 42" "${JOB[@]}" bind 42 --cgroup "$CG/jobB" \
+	--size 3000000 --weight 2
+s=$("${A[@]}" tc class show dev a0 classid 10:3)
+expect_match "10:3 weight 2 size 3000000 and jobB's cgroup" "$s" \
+	"weight 2 size 3000000 cgroup $(stat -c %i "$CG/jobB")"
+burst "$CG/jobB" 7020 9
+expect_eq "job 42's packets in 10:3" "$(( $(cpkts 3) - 18 ))" 9
+run "bind again: nothing changes" "${JOB[@]}" bind 42 --cgroup "$CG/jobB" \
+	--size 3000000 --weight 2
+expect_eq "class for job 50 is 3 as well" "$("${JOB[@]}" class 50 --jobs 8)" 3
+s=$("${JOB[@]}" bind 50 --cgroup "$CG/jobC" 2>&1)
+expect_eq "a collision is refused with status 3" "$?" 3
+expect_match "... saying which job holds it" "$s" \
+	"collides with job 42 on class 10:3"
+expect_match "... and 10:3 kept job 42's facts" \
+	"$("${A[@]}" tc class show dev a0 classid 10:3)" "weight 2 size 3000000"
+l=$("${JOB[@]}" list)
+expect_match "list shows job 42 with its bytes" "$l" \
+	"42 +a0 +10:3 +2 +3000000 +[0-9]+ +0 +$CG/jobB"
+s=$("${JOB[@]}" bind 43 --cgroup "$CG/jobB" 2>&1)
+expect_eq "jobB's cgroup for a second job: refused" "$?" 1
+expect_match "... with the kernel's reason" "$s" "bound to another class"
+expect_eq "... 10:4 untouched" "$(ccg 4)" ""
+run "sch-ddl-job unbind 42" "${JOB[@]}" unbind 42
+s=$("${A[@]}" tc class show dev a0 classid 10:3)
+expect_match "10:3 back to weight 1" "$s" "weight 1"
+expect_eq "... with no size and no cgroup" "$(matches "$s" "size|cgroup" &&
+	echo yes)" ""
+run "unbind 42 again: nothing to do" "${JOB[@]}" unbind 42
+run "job 50 may take 10:3 now" "${JOB[@]}" bind 50 --cgroup "$CG/jobC"
+# A job whose cgroup went without an unbind does not hold its class.
+rmdir "$CG/jobC"
+run "job 58 (class 3) takes over from job 50, gone" "${JOB[@]}" bind 58 \
+	--cgroup "$CG/jobB"
+# --wait: the cgroup appears after the bind began.
+(sleep 0.5; mkdir "$CG/late") &
+run "bind --wait for a cgroup made later" "${JOB[@]}" bind 45 \
+	--cgroup "$CG/late" --wait 10
+expect_eq "job 45 in 10:6 with the late cgroup's id" "$(ccg 6)" \
+	"$(stat -c %i "$CG/late")"
+run "unbind 58" "${JOB[@]}" unbind 58
+run "unbind 45" "${JOB[@]}" unbind 45
+expect_eq "nothing bound" "$(qf cgroups_bound)" 0
+
+"${A[@]}" tc qdisc del dev a0 root
+rmdir "$CG/late" "$CG/jobA/step0" "$CG/jobA" "$CG/jobB" "$CG" 2>/dev/null
+done_testing
