@@ -26,11 +26,12 @@
  * backlogged job with the smallest key is sent; equal keys are ordered by
  * a rotation that moves on each epoch, so that each of identical jobs is
  * first in turn.  So the key is the burst's deadline under fair sharing
- * among jobs busy jobs (counted from the start of its epoch), and the
- * order is earliest deadline first: on one host, while the busy jobs'
+ * among that many busy jobs (counted from the start of its epoch), and
+ * the order is earliest deadline first: on one host, while the busy jobs'
  * weights sum to at most jobs, every burst whose deadline that sharing
- * meets is sent by it, plus an epoch and a packet.  Two hosts that see a burst start in the same epoch give it
- * the same key, and order the same jobs the same way.  A job with no
+ * meets is sent by it, plus an epoch and a packet.  Two hosts that see a
+ * burst start in the same epoch give it the same key, and order the same
+ * jobs the same way.  A job with no
  * declared size has span 0: bursts are then served by their epoch, first
  * come first served, and within it by the rotation.
  *

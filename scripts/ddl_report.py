@@ -392,8 +392,28 @@ def cluster_targets(name, summ):
     return out
 
 
+def launcher_targets(summ):
+    """subsets and churn: hosts that hold different jobs, jobs that come
+    and go; mode cluster with sizes declared (ddl-cluster) or bound by
+    sch-ddl-job as jobs arrive (ddl-job): (text, met) pairs."""
+    out = []
+    for p in ("ddl-cluster", "ddl-job"):
+        c = summ.get(p)
+        if not c:
+            continue
+        out.append(("%s: the same order on the hosts two jobs share in "
+                    ">= 95 %% of the contending bursts: %.1f %%"
+                    % (p, c["same_order_pct"]), c["same_order_pct"] >= 95))
+        if "drr" in summ:
+            out.append(("%s: every job <= 1.05 x its drr JCT: worst %.3f"
+                        % (p, c["worst_vs_drr"]), c["worst_vs_drr"] <= 1.05))
+    return out
+
+
 def targets(name, summ, bound, learned):
     """The targets for ddl with its defaults: (text, met) pairs."""
+    if name in ("subsets", "churn"):
+        return launcher_targets(summ)
     if name.startswith(("sharded", "ring")):
         return cluster_targets(name, summ)
     if name.startswith("fabric"):
@@ -762,7 +782,8 @@ def main():
                    for f in glob.glob(out + "/*/scenario.json"))
     order = ["saturated", "compatible", "hetero", "background", "torch",
              "sharded", "sharded-imb", "sharded-sat", "sharded3",
-             "sharded-torch", "ring", "ring-torch", "incast", "incast-torch",
+             "sharded-torch", "subsets", "churn", "ring", "ring-torch",
+             "incast", "incast-torch",
              "fabric", "fabric-torch",
              "quick", "quick-sharded"]
     names.sort(key=lambda n: order.index(n) if n in order else len(order))

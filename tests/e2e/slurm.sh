@@ -78,17 +78,19 @@ expect_match "job b: 16 MB arrived" "$(cat "$SLURM_RUN/b.out")" \
 
 # While they ran: on each of its nodes, the job's class (1 + id mod 16)
 # held its size, its weight and its cgroup's id.
+declare -A M
 for want in "a node1 24000000 1" "a node3 24000000 1" \
 	    "b node2 16000000 2" "b node3 16000000 2"; do
 	read -r j n size w <<<"$want"
 	id=$(cat "$SLURM_RUN/$j.id" 2>/dev/null)
 	m=$(printf %x $(( 1 + ${id:-0} % 16 )))
-	eval "m_$j=$m"
+	M[$j]=$m
 	expect_match "job $j ($id) on $n: class 1:$m, weight $w, size, cgroup" \
 		"$(cat "$SLURM_RUN/$j-class-$n.txt" 2>/dev/null)" \
 		"class ddl 1:$m .*weight $w size $size cgroup $(cat \
 		"$SLURM_RUN/$j-cg-$n.txt" 2>/dev/null)"
 done
+m_a=${M[a]} m_b=${M[b]}
 expect_eq "two jobs, two classes" "$([ "$m_a" != "$m_b" ] && echo yes)" yes
 
 # node3 sent both jobs' data: each in its own class, none elsewhere.

@@ -19,6 +19,7 @@
 #                        /run/ddl-slurm; the host's root is read-only here)
 #   DDL_SLURM_PROLOG_FLAGS   slurm.conf PrologFlags (default Alloc,Contain)
 #   DDL_SLURM_PLUGSTACK  a plugstack.conf line or lines (SPANK plugins)
+#   DDL_SLURM_CPUS       CPUs of each node (default 2): jobs at once
 #
 # Network: node i is the namespace ddlnode<i> (the node name is node<i>, its
 # hostname too, in a UTS namespace of its own) with eth0 198.18.10.<10+i>/32;
@@ -137,7 +138,7 @@ write_conf() {
 	PrologFlags=${DDL_SLURM_PROLOG_FLAGS:-Alloc,Contain}
 	CONF
 	for i in $(seq 1 "$n"); do
-		echo "NodeName=node$i NodeAddr=$(node_addr "$i") CPUs=2 State=UNKNOWN" \
+		echo "NodeName=node$i NodeAddr=$(node_addr "$i") CPUs=${DDL_SLURM_CPUS:-2} State=UNKNOWN" \
 			>>"$etc/slurm.conf"
 	done
 	echo "PartitionName=ddl Nodes=ALL Default=YES MaxTime=INFINITE State=UP" \
