@@ -92,7 +92,7 @@ run() {
 	for j in $(seq 0 $(( jobs - 1 ))); do
 		srun -N3 -n3 -w node1,node2,node3 -J "job$j" \
 			--comment="ddl-size=$size" sh -c '
-			d=$0 j=$1; shift 2
+			d=$0 j=$1; shift
 			r=$SLURM_PROCID rd=
 			[ "$r" = 0 ] && rd="--ready $d/ready-$j"
 			exec setpriv --reuid $((2001 + j)) --regid $((2001 + j)) \
@@ -107,6 +107,8 @@ run() {
 	done
 	for n in $(seq 1200); do
 		[ "$(ls "$d" | grep -c '^ready-')" -ge "$jobs" ] && break
+		# a job that failed before it was ready: no launch to wait for
+		[ "$(jobs -rp | wc -l)" -ge "$jobs" ] || break
 		sleep 1
 	done
 	python3 -c 'import time; print(time.monotonic_ns() + 5 * 10**8)' \
