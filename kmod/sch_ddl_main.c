@@ -305,9 +305,8 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 	}
 
 	idx = ddl_cgroup_class(q, skb);
-	if (idx != DDL_NONE) {
+	if (idx != DDL_NONE) {		/* claimed when it was bound */
 		q->cls_cgroup++;
-		ddl_claim(&q->s, idx);
 		return idx;
 	}
 

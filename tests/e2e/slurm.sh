@@ -9,7 +9,7 @@
 # 2-node jobs send through node3 at once; each job's bytes are in its
 # class on every node it runs on, none in another class or the
 # background, and each class held the job's size and cgroup while it ran.
-# Then a job whose parameter server is sharded over node1 and node2: each
+# Then a job whose parameter server is sharded over node2 and node3: each
 # shard's node holds it in its class, with its size.
 # The epilogs leave every class unbound.  (Not on the debug kernel: a
 # dozen Slurm daemons and steps under KASAN take minutes to start.)
@@ -62,7 +62,7 @@ job() {	# NAME NODES MB COMMENT
 		tc class show dev eth0 >"$f-class-$n.txt"
 		stat -c %i "/sys/fs/cgroup/system.slice/${n}_slurmstepd.scope/job_$id" \
 			>"$f-cg-$n.txt"
-		exec python3 -S "$0" "$1"' "$here/slurm/tcp_pair.py" "$3" \
+		exec python3 -S "$0" "$1"' "$here/slurm/push.py" "$3" \
 		>"$SLURM_RUN/$1.out" 2>&1
 }
 job a node1,node3 24 ddl-size=24m &
@@ -114,29 +114,29 @@ expect_eq "node3: no other class sent a byte" "$other" 0
 expect_ge "node3: cls_cgroup counted the jobs' packets" \
 	"$(qstat -n ddlnode3 eth0 1: cls_cgroup)" $(( (a3 + b3) / 65536 ))
 
-# A sharded parameter server: job c's shards on node1 and node2 push 8 MB
-# each to its worker on node3; each shard's node holds the job in its
+# A sharded parameter server: job c's shards on node2 and node3 push 8 MB
+# each to its worker on node1; each shard's node holds the job in its
 # class with the job's size.
-c1=$(bytes 1 ffff)
+c2=$(bytes 2 ffff)
 srun -N3 -n3 -w node1,node2,node3 -J c --comment=ddl-size=16m sh -c '
 	n=$SLURMD_NODENAME f=$SLURM_RUN/$SLURM_JOB_NAME
 	echo "$SLURM_JOB_ID" >"$f.id"
 	tc class show dev eth0 >"$f-class-$n.txt"
-	exec python3 -S "$0" 8' "$here/slurm/shard_push.py" \
+	exec python3 -S "$0" 8' "$here/slurm/push.py" \
 	>"$SLURM_RUN/c.out" 2>&1
 expect_match "job c: 16 MB from two shards" "$(cat "$SLURM_RUN/c.out")" \
-	"worker received 16777216 bytes from 2 shards"
+	"received 16777216 bytes from 2 senders"
 id=$(cat "$SLURM_RUN/c.id" 2>/dev/null)
 m_c=$(printf %x $(( 1 + ${id:-0} % 16 )))
-for i in 1 2; do
+for i in 2 3; do
 	expect_match "job c ($id) on node$i: class 1:$m_c with size 16000000" \
 		"$(cat "$SLURM_RUN/c-class-node$i.txt" 2>/dev/null)" \
 		"class ddl 1:$m_c .*size 16000000 cgroup [0-9]+"
 	expect_ge "node$i: the shard's 8 MB in 1:$m_c" "$(bytes "$i" "$m_c")" \
 		8388608
 done
-expect_ge "node1: the background got under 1 % of the shard's bytes" \
-	$(( c1 + 83886 )) "$(bytes 1 ffff)"
+expect_ge "node2: the background got under 1 % of the shard's bytes" \
+	$(( c2 + 83886 )) "$(bytes 2 ffff)"
 
 # The epilogs unbound every class on every node (they run once srun has
 # returned).
