@@ -30,6 +30,10 @@
 #define DDL_LIMIT_MIN		1U
 #define DDL_LIMIT_MAX		1048576U
 
+/* Bytes of skb truesize the queue may hold: one 64 KiB GSO packet at least. */
+#define DDL_MEMLIMIT_DEFAULT	(32U << 20)
+#define DDL_MEMLIMIT_MIN	(128U << 10)
+
 #define DDL_JOBS_DEFAULT	16U
 #define DDL_JOBS_MIN		1U
 #define DDL_JOBS_MAX		4096U	/* two bitmap levels of 64 */
@@ -186,6 +190,7 @@
 /**
  * struct ddl_params - configuration of one sch_ddl instance
  * @limit: maximum packets queued in the qdisc
+ * @memory_limit: maximum bytes of memory (skb truesize) queued in the qdisc
  * @jobs: number of job classes (fixed for the life of the instance)
  * @mode: enum tc_ddl_mode
  * @slice_us: in the rotation modes, length of a green slice for a job of weight 1; TC_DDL_AUTO:
@@ -220,6 +225,7 @@
  */
 struct ddl_params {
 	u32	limit;
+	u32	memory_limit;
 	u32	jobs;
 	u32	mode;
 	u32	slice_us;
@@ -268,6 +274,8 @@ enum ddl_signal {
  * @DDL_DROP_TARGET: standing-queue signal, the packet not ECN-capable
  * @DDL_DROP_LEAD: lead-window signal, the packet not ECN-capable
  * @DDL_DROP_CHANGE: a change lowered the limit below the backlog
+ * @DDL_DROP_OVERMEMORY: the qdisc held memory_limit bytes of memory; the
+ *	class holding the most lost its head packet
  */
 enum ddl_drop_why {
 	DDL_DROP_OVERLIMIT,
@@ -275,6 +283,7 @@ enum ddl_drop_why {
 	DDL_DROP_TARGET,
 	DDL_DROP_LEAD,
 	DDL_DROP_CHANGE,
+	DDL_DROP_OVERMEMORY,
 };
 
 /**
@@ -706,6 +715,7 @@ u64 ddl_turn_ns(const struct ddl_sched *s, const struct ddl_params *p,
 u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 		 u32 idx);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
+u32 ddl_bm_first(const struct ddl_sched *s, u32 from);
 
 /* ddl_keymap.c: the built-in key and the classes filters are bound to */
 

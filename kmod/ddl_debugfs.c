@@ -44,6 +44,7 @@
 static DEFINE_MUTEX(ddl_param_lock);
 
 static u32 ddl_def_limit = DDL_LIMIT_DEFAULT;
+static u32 ddl_def_memlimit = DDL_MEMLIMIT_DEFAULT;
 static u32 ddl_def_jobs = DDL_JOBS_DEFAULT;
 static u32 ddl_def_slice = DDL_SLICE_DEFAULT;
 static u32 ddl_def_yield = DDL_YIELD_DEFAULT;
@@ -145,6 +146,9 @@ static const struct kernel_param_ops ddl_mparam_ops = {
 
 DDL_MPARAM(limit, ddl_def_limit, DDL_LIMIT_MIN, DDL_LIMIT_MAX, false);
 MODULE_PARM_DESC(limit, "Default queue limit, packets (10000)");
+DDL_MPARAM(memory_limit, ddl_def_memlimit, DDL_MEMLIMIT_MIN, U32_MAX, false);
+MODULE_PARM_DESC(memory_limit,
+		 "Default memory limit, bytes of skb truesize (33554432)");
 DDL_MPARAM(jobs, ddl_def_jobs, DDL_JOBS_MIN, DDL_JOBS_MAX, false);
 MODULE_PARM_DESC(jobs, "Default number of job classes (16)");
 DDL_MPARAM(slice, ddl_def_slice, DDL_SLICE_MIN, DDL_SLICE_MAX, true);
@@ -195,6 +199,7 @@ void ddl_params_defaults(struct ddl_params *p)
 {
 	mutex_lock(&ddl_param_lock);
 	p->limit = ddl_def_limit;
+	p->memory_limit = ddl_def_memlimit;
 	p->jobs = ddl_def_jobs;
 	p->slice_us = ddl_def_slice;
 	p->yield_us = ddl_def_yield;
@@ -323,6 +328,7 @@ static int ddl_config_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "now_ns %llu\n", now);
 	seq_printf(m, "limit %u\n", p.limit);
+	seq_printf(m, "memory_limit %u\n", p.memory_limit);
 	seq_printf(m, "jobs %u\n", p.jobs);
 	seq_printf(m, "mode %s\n", ddl_mode_name(p.mode));
 	ddl_seq_us(m, "slice_us", p.slice_us);
@@ -403,6 +409,8 @@ struct ddl_cls_row {
 	u64	p50;
 	u64	p99;
 	u32	max_us;
+	u32	mem;
+	u64	drop_overmemory;
 };
 
 static int ddl_classes_show(struct seq_file *m, void *v)
@@ -417,7 +425,7 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 	u64 now;
 
 	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "class key weight qlen backlog bytes_green bytes_yellow green_ns period_ns burst_bytes predicted bursts bursts_done p50_us p99_us max_us\n");
+		seq_puts(m, "class key weight qlen backlog bytes_green bytes_yellow green_ns period_ns burst_bytes predicted bursts bursts_done p50_us p99_us max_us memory drop_overmemory\n");
 		return 0;
 	}
 	idx = c - q->s.cls;
@@ -429,6 +437,8 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 	r.weight = c->weight;
 	r.qlen = q->classes[idx].q.qlen;
 	r.backlog = q->classes[idx].qstats.backlog;
+	r.mem = q->classes[idx].mem;
+	r.drop_overmemory = q->classes[idx].drop_overmemory;
 	r.bytes_green = c->bytes_green;
 	r.bytes_yellow = c->bytes_yellow;
 	r.green_ns = ddl_green_ns(&q->s, idx, now);
@@ -451,10 +461,10 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 		seq_printf(m, "%u", r.key);
 	else
 		seq_putc(m, '-');
-	seq_printf(m, " %u %u %u %llu %llu %llu %llu %llu %u %llu %llu %llu %llu %u\n",
+	seq_printf(m, " %u %u %u %llu %llu %llu %llu %llu %u %llu %llu %llu %llu %u %u %llu\n",
 		   r.weight, r.qlen, r.backlog, r.bytes_green, r.bytes_yellow,
 		   r.green_ns, r.period, r.burst_bytes, r.predicted, r.bursts,
-		   r.done, r.p50, r.p99, r.max_us);
+		   r.done, r.p50, r.p99, r.max_us, r.mem, r.drop_overmemory);
 	return 0;
 }
 

@@ -29,6 +29,8 @@ struct ddl_class {
 	u64				burst_backlog;
 	u64				burst_backlog_max;
 	u64				burst_backlog_sum;
+	u64				drop_overmemory;
+	u32				mem;		/* truesize queued */
 };
 
 /*
@@ -56,8 +58,12 @@ struct ddl_sched_data {
 	struct hlist_head		cg_hash[1 << DDL_CG_HASH_BITS];
 	u32				cg_bound;	/* classes bound */
 
+	u32				mem_used;	/* truesize queued */
+	u32				mem_peak;
+
 	/* Statistics */
 	u64				drop_overlimit;
+	u64				drop_overmemory;
 	u64				drop_change;
 	u64				drop_filter;
 	u64				cls_filter;

@@ -34,6 +34,7 @@
 void ddl_params_init(struct ddl_params *p)
 {
 	p->limit = DDL_LIMIT_DEFAULT;
+	p->memory_limit = DDL_MEMLIMIT_DEFAULT;
 	p->jobs = DDL_JOBS_DEFAULT;
 	p->mode = TC_DDL_MODE_FAIR;
 	p->slice_us = DDL_SLICE_DEFAULT;
@@ -140,8 +141,16 @@ static void ddl_bm_clear(struct ddl_sched *s, u32 idx)
 		s->bm_top &= ~BIT_ULL(idx / 64);
 }
 
-/* First backlogged job at or after @from, DDL_NONE if none; no wrap. */
-static u32 ddl_bm_find(const struct ddl_sched *s, u32 from)
+/**
+ * ddl_bm_first() - the first backlogged job at or after an index
+ * @s: scheduler
+ * @from: first index to consider; the search does not wrap
+ *
+ * Context: any.  Constant time: two levels of 64-bit words.
+ * Return: index of a backlogged job, or DDL_NONE if none is at or after
+ * @from.
+ */
+u32 ddl_bm_first(const struct ddl_sched *s, u32 from)
 {
 	u32 w = from / 64;
 	u64 word, top;
@@ -170,9 +179,9 @@ static u32 ddl_bm_find(const struct ddl_sched *s, u32 from)
  */
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from)
 {
-	u32 idx = ddl_bm_find(s, from);
+	u32 idx = ddl_bm_first(s, from);
 
-	return idx != DDL_NONE ? idx : ddl_bm_find(s, 0);
+	return idx != DDL_NONE ? idx : ddl_bm_first(s, 0);
 }
 
 /**
@@ -388,7 +397,7 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 	}
 
 	if (p->mode == TC_DDL_MODE_STATIC) {
-		next = ddl_bm_find(s, 0);
+		next = ddl_bm_first(s, 0);
 		if (next != DDL_NONE && next != s->green)
 			ddl_set_green(s, p, next, s->green == DDL_NONE ?
 				      DDL_TURN_START : DDL_TURN_STATIC, now);
@@ -543,7 +552,7 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		idx = ddl_pick_drr(s);
 		break;
 	case TC_DDL_MODE_STATIC:
-		idx = ddl_bm_find(s, 0);
+		idx = ddl_bm_first(s, 0);
 		break;
 	default:
 		idx = ddl_bm_next(s, s->green == DDL_NONE ? 0 : s->green + 1);

@@ -31,6 +31,7 @@ TRACE_DEFINE_ENUM(DDL_DROP_FILTER);
 TRACE_DEFINE_ENUM(DDL_DROP_TARGET);
 TRACE_DEFINE_ENUM(DDL_DROP_LEAD);
 TRACE_DEFINE_ENUM(DDL_DROP_CHANGE);
+TRACE_DEFINE_ENUM(DDL_DROP_OVERMEMORY);
 
 TRACE_EVENT(ddl_turn,
 	    TP_PROTO(const struct Qdisc *sch, u32 from, u32 to, u32 why),
@@ -133,7 +134,8 @@ TRACE_EVENT(ddl_drop,
 				       { DDL_DROP_FILTER, "filter" },
 				       { DDL_DROP_TARGET, "target" },
 				       { DDL_DROP_LEAD, "lead" },
-				       { DDL_DROP_CHANGE, "change" }))
+				       { DDL_DROP_CHANGE, "change" },
+				       { DDL_DROP_OVERMEMORY, "overmemory" }))
 );
 
 #endif /* _DDL_TRACE_H */

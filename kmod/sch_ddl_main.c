@@ -80,6 +80,7 @@
 /* What sch_ddl keeps in a queued packet's control block. */
 struct ddl_skb_cb {
 	u64	enqueued;	/* ns */
+	u32	truesize;	/* as charged to memory_limit */
 };
 
 static struct ddl_skb_cb *ddl_skb_cb(const struct sk_buff *skb)
@@ -367,6 +368,120 @@ static enum ddl_signal ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb,
 	return sig;
 }
 
+/*
+ * Memory (skb truesize) is charged at enqueue and given back as the packet
+ * leaves, by the amount charged: writing the DSCP may reallocate the head.
+ */
+static void ddl_mem_charge(struct ddl_sched_data *q, struct ddl_class *cl,
+			   struct sk_buff *skb)
+{
+	ddl_skb_cb(skb)->truesize = skb->truesize;
+	cl->mem += skb->truesize;
+	q->mem_used += skb->truesize;
+}
+
+static void ddl_mem_release(struct ddl_sched_data *q, struct ddl_class *cl,
+			    struct sk_buff *skb)
+{
+	cl->mem -= ddl_skb_cb(skb)->truesize;
+	q->mem_used -= ddl_skb_cb(skb)->truesize;
+}
+
+/*
+ * Take the head packet of class @idx out as a drop of reason @why.  The
+ * caller frees it, counts it in the qdisc's drops and, for a packet its
+ * parents counted, tells them (qdisc_tree_reduce_backlog()).
+ */
+static struct sk_buff *ddl_drop_head(struct Qdisc *sch, u32 idx, u64 now,
+				     enum ddl_drop_why why)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	struct ddl_class *cl = &q->classes[idx];
+	struct sk_buff *skb = __qdisc_dequeue_head(&cl->q);
+	unsigned int len = qdisc_pkt_len(skb);
+
+	cl->qstats.backlog -= len;
+	cl->qstats.drops++;
+	ddl_mem_release(q, cl, skb);
+	sch->q.qlen--;
+	qdisc_qstats_backlog_dec(sch, skb);
+	ddl_dropped(&q->s, idx, len, now);
+	if (!cl->q.qlen)
+		ddl_deactivate(&q->s, idx, now);
+	else
+		ddl_head_queued(&q->s, idx, ddl_skb_cb(cl->q.head)->enqueued);
+	trace_ddl_drop(sch, ddl_idx_to_minor(q, idx), len, why);
+	return skb;
+}
+
+/* The class that holds the most memory: the background or a backlogged job. */
+static u32 ddl_mem_fattest(struct ddl_sched_data *q)
+{
+	u32 best = DDL_BG(&q->s), idx;
+	u32 most = q->classes[best].mem;
+
+	for (idx = ddl_bm_first(&q->s, 0); idx != DDL_NONE;
+	     idx = ddl_bm_first(&q->s, idx + 1)) {
+		if (q->classes[idx].mem > most) {
+			most = q->classes[idx].mem;
+			best = idx;
+		}
+	}
+	return best;
+}
+
+/*
+ * Bounds on the work of one arrival over memory_limit: the classes searched
+ * for the one holding the most, and the packets dropped.  Memory stays under
+ * the limit plus one packet when they run out; the next arrivals go on.
+ */
+#define DDL_MEM_SEARCHES	4
+#define DDL_MEM_DROPS		64
+
+/*
+ * @skb, just queued, took the queue over memory_limit: drop head packets
+ * of the class holding the most memory, until the queue is back under the
+ * limit.  Head drops tell a TCP sender soonest.  If that class's head is
+ * @skb itself, @skb is dropped (NET_XMIT_DROP).  Enqueue first, drop
+ * after: the qdisc never empties under a parent that counted it, and the
+ * parent is told only of the older packets that go.
+ */
+static int ddl_mem_shed(struct Qdisc *sch, struct sk_buff *skb, u64 now,
+			struct sk_buff **to_free)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u32 limit = q->params.memory_limit;
+	unsigned int pkts = 0, bytes = 0;
+	u32 searches = 0, victim = DDL_NONE;
+	int ret = NET_XMIT_SUCCESS;
+
+	while (q->mem_used > limit && pkts < DDL_MEM_DROPS) {
+		struct ddl_class *cl;
+		struct sk_buff *old;
+
+		if (victim == DDL_NONE || !q->classes[victim].q.qlen) {
+			if (searches++ == DDL_MEM_SEARCHES)
+				break;
+			victim = ddl_mem_fattest(q);
+		}
+		cl = &q->classes[victim];
+		old = ddl_drop_head(sch, victim, now, DDL_DROP_OVERMEMORY);
+		cl->drop_overmemory++;
+		q->drop_overmemory++;
+		if (old == skb) {
+			ret = qdisc_drop(skb, sch, to_free);
+			break;
+		}
+		pkts++;
+		bytes += qdisc_pkt_len(old);
+		qdisc_drop(old, sch, to_free);
+	}
+	if (pkts)
+		qdisc_tree_reduce_backlog(sch, pkts, bytes);
+	q->mem_peak = max(q->mem_peak, q->mem_used);
+	return ret;
+}
+
 static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
@@ -415,6 +530,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	if (q->params.mode == TC_DDL_MODE_CLUSTER || q->params.shuffle_us)
 		q->s.clock_off = ddl_clock_off();
 	ddl_skb_cb(skb)->enqueued = now;
+	ddl_mem_charge(q, cl, skb);
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	if (cl->q.qlen == 1)
@@ -433,6 +549,9 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 
 	sch->qstats.backlog += len;
 	sch->q.qlen++;
+	if (unlikely(q->mem_used > q->params.memory_limit))
+		return ddl_mem_shed(sch, skb, now, to_free);
+	q->mem_peak = max(q->mem_peak, q->mem_used);
 	return NET_XMIT_SUCCESS;
 }
 
@@ -509,6 +628,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 
 	len = qdisc_pkt_len(skb);
 	cl->qstats.backlog -= len;
+	ddl_mem_release(q, cl, skb);
 	/* The rank while the job is still queued: its packet leaves now. */
 	if (q->params.ndscp && idx != DDL_BG(&q->s))
 		ddl_set_dscp(q, cl, skb,
@@ -548,8 +668,10 @@ static void ddl_purge(struct Qdisc *sch)
 		cl->q.tail = NULL;
 		cl->q.qlen = 0;
 		cl->qstats.backlog = 0;
+		cl->mem = 0;
 		ddl_deactivate(&q->s, i, now);
 	}
+	q->mem_used = 0;
 }
 
 static void ddl_reset(struct Qdisc *sch)
@@ -566,43 +688,29 @@ static void ddl_reset(struct Qdisc *sch)
 /*
  * Drop packets until the qdisc holds no more than the limit: from the heads
  * of the classes, the background first, then jobs from the highest minor
- * down; a requeued packet last.  Bounded by the classes plus the excess.
+ * down; a requeued packet last.  Then until it holds no more than
+ * memory_limit: from the head of the class that holds the most.  Bounded
+ * by the classes plus the packets queued.
  */
 static void ddl_shrink(struct Qdisc *sch, u64 now)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	unsigned int pkts = 0, bytes = 0;
-	u32 excess, i;
+	u32 excess, i, victim = DDL_NONE;
+	struct sk_buff *skb;
 
 	excess = ddl_excess(&q->params, sch->q.qlen);
 	for (i = DDL_BG(&q->s) + 1; excess && i-- > 0;) {
-		struct ddl_class *cl = &q->classes[i];
-
-		while (excess && cl->q.qlen) {
-			struct sk_buff *skb = __qdisc_dequeue_head(&cl->q);
-			unsigned int len = qdisc_pkt_len(skb);
-
-			cl->qstats.backlog -= len;
-			cl->qstats.drops++;
-			sch->q.qlen--;
-			qdisc_qstats_backlog_dec(sch, skb);
-			ddl_dropped(&q->s, i, len, now);
-			trace_ddl_drop(sch, ddl_idx_to_minor(q, i), len,
-				       DDL_DROP_CHANGE);
+		while (excess && q->classes[i].q.qlen) {
+			skb = ddl_drop_head(sch, i, now, DDL_DROP_CHANGE);
+			bytes += qdisc_pkt_len(skb);
 			rtnl_qdisc_drop(skb, sch);
 			pkts++;
-			bytes += len;
 			excess--;
 		}
-		if (!cl->q.qlen)
-			ddl_deactivate(&q->s, i, now);
-		else
-			ddl_head_queued(&q->s, i,
-					ddl_skb_cb(cl->q.head)->enqueued);
 	}
 	while (excess) {
-		struct sk_buff *skb = __skb_dequeue(&sch->gso_skb);
-
+		skb = __skb_dequeue(&sch->gso_skb);
 		if (WARN_ON_ONCE(!skb))
 			break;
 		sch->q.qlen--;
@@ -612,6 +720,18 @@ static void ddl_shrink(struct Qdisc *sch, u64 now)
 		rtnl_qdisc_drop(skb, sch);
 		pkts++;
 		excess--;
+	}
+	/* Under a lower memory_limit: from the class holding the most. */
+	while (q->mem_used > q->params.memory_limit) {
+		if (victim == DDL_NONE || !q->classes[victim].q.qlen) {
+			victim = ddl_mem_fattest(q);
+			if (WARN_ON_ONCE(!q->classes[victim].q.qlen))
+				break;
+		}
+		skb = ddl_drop_head(sch, victim, now, DDL_DROP_CHANGE);
+		bytes += qdisc_pkt_len(skb);
+		rtnl_qdisc_drop(skb, sch);
+		pkts++;
 	}
 	if (pkts) {
 		q->drop_change += pkts;
@@ -623,6 +743,11 @@ static void ddl_shrink(struct Qdisc *sch, u64 now)
 static struct netlink_range_validation ddl_limit_range = {
 	.min = DDL_LIMIT_MIN,
 	.max = DDL_LIMIT_MAX,
+};
+
+static struct netlink_range_validation ddl_memlimit_range = {
+	.min = DDL_MEMLIMIT_MIN,
+	.max = U32_MAX,
 };
 
 static struct netlink_range_validation ddl_jobs_range = {
@@ -695,6 +820,8 @@ static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_DSCP]		= { .type = NLA_BINARY, .len = TC_DDL_DSCP_MAX },
 	/* Range checked in ddl_parse_opt(): 0 is allowed. */
 	[TCA_DDL_SHUFFLE]	= { .type = NLA_U32 },
+	[TCA_DDL_MEMORY_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&ddl_memlimit_range),
 };
 
 static struct netlink_range_validation ddl_size_range = {
@@ -831,6 +958,7 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 
 	/* Ranges are enforced by ddl_policy. */
 	ddl_get_u32(&p->limit, tb[TCA_DDL_LIMIT]);
+	ddl_get_u32(&p->memory_limit, tb[TCA_DDL_MEMORY_LIMIT]);
 	ddl_get_u32(&jobs, tb[TCA_DDL_JOBS]);
 	ddl_get_u32(&p->mode, tb[TCA_DDL_MODE]);
 	ddl_get_u32(&p->slice_us, tb[TCA_DDL_SLICE]);
@@ -917,6 +1045,7 @@ static void ddl_commit_params(struct ddl_params *dst,
 			      const struct ddl_params *src)
 {
 	WRITE_ONCE(dst->limit, src->limit);
+	WRITE_ONCE(dst->memory_limit, src->memory_limit);
 	WRITE_ONCE(dst->jobs, src->jobs);
 	WRITE_ONCE(dst->mode, src->mode);
 	WRITE_ONCE(dst->slice_us, src->slice_us);
@@ -1038,6 +1167,8 @@ static int ddl_dump(struct Qdisc *sch, struct sk_buff *skb)
 		return -EMSGSIZE;
 
 	if (nla_put_u32(skb, TCA_DDL_LIMIT, READ_ONCE(q->params.limit)) ||
+	    nla_put_u32(skb, TCA_DDL_MEMORY_LIMIT,
+			READ_ONCE(q->params.memory_limit)) ||
 	    nla_put_u32(skb, TCA_DDL_JOBS, READ_ONCE(q->params.jobs)) ||
 	    nla_put_u32(skb, TCA_DDL_MODE, READ_ONCE(q->params.mode)) ||
 	    nla_put_u32(skb, TCA_DDL_SLICE, READ_ONCE(q->params.slice_us)) ||
@@ -1091,6 +1222,9 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 
 	sch_tree_lock(sch);
 	qs->drop_overlimit = q->drop_overlimit;
+	qs->drop_overmemory = q->drop_overmemory;
+	qs->memory_used = q->mem_used;
+	qs->memory_peak = q->mem_peak;
 	qs->drop_change = q->drop_change;
 	qs->drop_filter = q->drop_filter;
 	qs->rotations = q->s.rotations;
@@ -1342,6 +1476,8 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->burst_backlog_max = cl->burst_backlog_max;
 	cs->burst_backlog_sum = cl->burst_backlog_sum;
 	cs->ce_marks = cl->ce_marks;
+	cs->drop_overmemory = cl->drop_overmemory;
+	cs->memory_used = cl->mem;
 	cs->predicted = c->predicted;
 	if (idx != DDL_BG(&q->s)) {
 		done = q->s.bursts_done;

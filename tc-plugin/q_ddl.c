@@ -85,7 +85,7 @@ static const char * const ddl_keys[] = {
 static void explain(void)
 {
 	fprintf(stderr,
-		"Usage: ... ddl [ limit PACKETS ] [ jobs N ]\n"
+		"Usage: ... ddl [ limit PACKETS ] [ memory_limit BYTES ] [ jobs N ]\n"
 		"               [ mode fair|rotate|green|static ] [ slice TIME|auto ]\n"
 		"               [ yield TIME|auto ] [ maxwait TIME ] [ bgshare PERCENT ]\n"
 		"               [ key none|sport|dport|mark|dscp ] [ keyttl TIME ]\n"
@@ -96,6 +96,8 @@ static void explain(void)
 		"               [ shuffle TIME|off ]\n"
 		"\n"
 		"  limit    maximum packets queued in the qdisc, 1..1048576 (default 10000)\n"
+		"  memory_limit bytes of memory (skb truesize) the queue may hold,\n"
+		"           128Kb..4Gb (default 32Mb)\n"
 		"  jobs     number of job classes, 1..4096, fixed at creation (default 16)\n"
 		"  mode     fair: send the burst that per-job fair sharing would finish\n"
 		"           first; cluster: one order on every host, by the epoch a burst\n"
@@ -395,6 +397,12 @@ static int ddl_parse_opt(TC_QU_CONST struct qdisc_util *qu, int argc,
 			/* The upper bound is left to the kernel. */
 			if (get_u32(&val[type], *argv, 0) || val[type] == 0)
 				return ddl_illegal("limit");
+		} else if (strcmp(*argv, "memory_limit") == 0) {
+			type = TCA_DDL_MEMORY_LIMIT;
+			NEXT_ARG();
+			/* The lower bound is left to the kernel. */
+			if (get_size(&val[type], *argv))
+				return ddl_illegal("memory_limit");
 		} else if (strcmp(*argv, "jobs") == 0) {
 			type = TCA_DDL_JOBS;
 			NEXT_ARG();
@@ -681,6 +689,11 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 
 	if (ddl_attr_u32(tb, TCA_DDL_LIMIT, &v))
 		print_uint(PRINT_ANY, "limit", "limit %up ", v);
+	if (ddl_attr_u32(tb, TCA_DDL_MEMORY_LIMIT, &v)) {
+		print_uint(PRINT_JSON, "memory_limit", NULL, v);
+		print_string(PRINT_FP, NULL, "memory_limit %s ",
+			     sprint_size(v, b1));
+	}
 	if (ddl_attr_u32(tb, TCA_DDL_JOBS, &v))
 		print_uint(PRINT_ANY, "jobs", "jobs %u ", v);
 	if (ddl_attr_u32(tb, TCA_DDL_MODE, &v))
@@ -887,6 +900,15 @@ _Static_assert(offsetof(struct tc_ddl_xstats, qdisc.edge_bursts) +
 #define DDL_HAS_CGROUP(len) DDL_HAS(len, qdisc.cgroups_bound)
 
 /*
+ * The memory counters: the qdisc's last field tells the class's too, which
+ * an older module's longer qdisc counters would cover with zero padding.
+ */
+#define DDL_HAS_MEMORY(len) DDL_HAS(len, qdisc.memory_peak)
+_Static_assert(offsetof(struct tc_ddl_xstats, class.memory_used) <=
+	       offsetof(struct tc_ddl_xstats, qdisc.memory_peak),
+	       "DDL_HAS_MEMORY covers the class fields");
+
+/*
  * Text layout of the counters: lines start with two spaces, counters on a
  * line are separated by one; a line whose counters are all missing (older
  * kernel) is left out.  tc ends the last line itself.
@@ -1019,6 +1041,12 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, qdisc, drop_overlimit);
 	DDL_CNT(&o, len, *st, qdisc, drop_change);
 	DDL_CNT(&o, len, *st, qdisc, drop_filter);
+	if (DDL_HAS_MEMORY(len)) {
+		DDL_CNT(&o, len, *st, qdisc, drop_overmemory);
+		ddl_line(&o);
+		DDL_CNT(&o, len, *st, qdisc, memory_used);
+		DDL_CNT(&o, len, *st, qdisc, memory_peak);
+	}
 	ddl_line(&o);
 	DDL_CNT(&o, len, *st, qdisc, cls_filter);
 	DDL_CNT(&o, len, *st, qdisc, cls_priority);
@@ -1115,6 +1143,11 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, class, pred_misses);
 	DDL_CNT(&o, len, *st, class, ce_marks);
 	ddl_line(&o);
+	if (DDL_HAS_MEMORY(len)) {
+		DDL_CNT(&o, len, *st, class, memory_used);
+		DDL_CNT(&o, len, *st, class, drop_overmemory);
+		ddl_line(&o);
+	}
 	DDL_CNT(&o, len, *st, class, burst_backlog);
 	DDL_CNT(&o, len, *st, class, burst_backlog_max);
 	DDL_CNT(&o, len, *st, class, burst_backlog_sum);

@@ -11,7 +11,9 @@
         numbered datagrams from source port SPORT for SECS seconds, as fast
         as the socket buffer allows (blocking: the qdisc sets the pace);
         with BURST, only BURST datagrams at the start of every PERIOD_MS;
-        $DDL_SNDBUF sets the socket's send buffer
+        $DDL_SNDBUF sets the socket's send buffer (SO_SNDBUFFORCE);
+        $DDL_GSO=SEG sends each datagram as one UDP GSO packet of
+        SEG-byte segments (SIZE up to 64 KB)
   traffic.py udp-burst ADDR PORT SPORT COUNT SIZE [TOS [MARK [PRIO]]]
         COUNT datagrams from SPORT with IP_TOS, SO_MARK and SO_PRIORITY
   traffic.py udp-bursts ADDR PORT SPORT:COUNT[,SPORT:COUNT...] SIZE
@@ -144,8 +146,11 @@ def udp_flood(addr, port, sport, secs, size, burst=0, period=0, tos=0):
     if tos:
         s.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, tos)
     if os.environ.get("DDL_SNDBUF"):
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF,
+        s.setsockopt(socket.SOL_SOCKET, 32,        # SO_SNDBUFFORCE
                      int(os.environ["DDL_SNDBUF"]))
+    if os.environ.get("DDL_GSO"):
+        s.setsockopt(socket.IPPROTO_UDP, 103,      # UDP_SEGMENT
+                     int(os.environ["DDL_GSO"]))
     s.bind(("0.0.0.0", sport))
     pad = b"f" * (size - 8)
     start = time.monotonic()

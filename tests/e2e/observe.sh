@@ -121,7 +121,7 @@ expect_ge "bursts seen (2 jobs x 15, some may merge)" "$bursts" 10
 tot_done=0
 for j in 1 2; do
 	row=$(awk -v j=$j '$1 == j' "$T/classes")
-	read -r _ _ _ _ _ bg by _ _ _ _ b d p50 p99 mx <<<"$row"
+	read -r _ _ _ _ _ bg by _ _ _ _ b d p50 p99 mx _ <<<"$row"
 	expect_eq "job $j: every burst completed (bursts_done = bursts)" \
 		"$(cfield "$cs" 1:$j bursts_done)" "$(cfield "$cs" 1:$j bursts)"
 	expect_eq "job $j: histogram counts every burst" \
@@ -132,6 +132,10 @@ for j in 1 2; do
 		"$(for f in bytes_green bytes_yellow bursts bursts_done \
 			burst_p50_us burst_p99_us burst_max_us; do
 			cfield "$cs" 1:$j $f; done | xargs)"
+	read -r -a cols <<<"$row"
+	expect_eq "job $j: debugfs memory, drop_overmemory = tc -s" \
+		"${cols[16]} ${cols[17]}" \
+		"$(cfield "$cs" 1:$j memory_used) $(cfield "$cs" 1:$j drop_overmemory)"
 	expect_eq "job $j: debugfs histogram = tc burst_hist" \
 		"$(awk -v j=$j '$1 == j {for (i = 7; i <= NF; i++) printf "%s ", $i}' \
 			"$T/histogram" | xargs)" \

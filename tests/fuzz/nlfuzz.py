@@ -79,15 +79,18 @@ ATTRS = {
 	"maxperiod": (18, 4, 1000, 60000000),
 	"epoch": (19, 4, 100, 10000000),
 	"base": (20, 8, 0, U64_MAX),
+	"memory_limit": (23, 4, 131072, U32_MAX),
 }
 BY_TYPE = {v[0]: k for k, v in ATTRS.items()}
-# 21, TCA_DDL_DSCP (binary), is not fuzzed here: tdc and cluster.sh test it.
-ATTR_MAX = 21
+# 21, TCA_DDL_DSCP (binary), and 22, TCA_DDL_SHUFFLE (which needs dscp),
+# are not fuzzed here: tdc and cluster.sh test them.
+ATTR_MAX = 23
 DEFAULTS = {"limit": 10000, "jobs": 16, "mode": 3, "slice": AUTO,
 	    "yield": AUTO, "maxwait": 100000, "bgshare": 3, "key": 1,
 	    "keyttl": 1000, "rate": 0, "burst": 0, "target": 0,
 	    "target_time": AUTO, "interval": 10000, "ecn": 1, "lead": AUTO,
-	    "maxperiod": 10000000, "epoch": 20000, "base": 0}
+	    "maxperiod": 10000000, "epoch": 20000, "base": 0,
+	    "memory_limit": 33554432}
 
 # Refusals the tc core makes before ddl sees the request, without an
 # extack message (net/sched/sch_api.c, tc_ctl_tclass): (request, errno).
@@ -211,7 +214,7 @@ class Model:
 		configuration or raises Refused."""
 		p = dict(old)
 		for k in ("limit", "mode", "slice", "yield", "maxwait", "bgshare",
-			  "key", "keyttl"):
+			  "key", "keyttl", "memory_limit"):
 			if k in tb:
 				p[k] = tb[k]
 		if "jobs" in tb and tb["jobs"] != p["jobs"] and not create:
@@ -414,7 +417,9 @@ class Fuzzer:
 				return self.rng.randint(0, 20000)
 			hi2 = min(hi, lo + 1000000)
 			return self.rng.randint(lo, hi2)
-		cands = [0, 1, lo, hi, hi + 1, top, top - 1, AUTO]
+		cands = [0, 1, lo, hi, top, top - 1, AUTO]
+		if hi < top:
+			cands.append(hi + 1)
 		if lo:
 			cands.append(lo - 1)
 		if size == 8:

@@ -59,6 +59,10 @@ enum {
 				 * class alone; 0 (default): the rank (mode
 				 * cluster)
 				 */
+	TCA_DDL_MEMORY_LIMIT,	/* u32: bytes of memory (skb truesize) the
+				 * queue may hold; over it, the class that
+				 * holds the most loses its head packet
+				 */
 	__TCA_DDL_MAX
 };
 
@@ -196,6 +200,10 @@ struct tc_ddl_qd_stats {
 	__u64	cls_cgroup;	/* packets classified by their socket's cgroup */
 	__u32	cgroups_bound;	/* job classes bound to a cgroup */
 	__u32	pad3;
+	/* Memory (skb truesize) */
+	__u64	drop_overmemory; /* dropped to stay under memory_limit */
+	__u32	memory_used;	/* bytes of memory queued now */
+	__u32	memory_peak;	/* ... the most since the qdisc was created */
 };
 
 /* Per-class counters (tc -s class show). */
@@ -257,6 +265,9 @@ struct tc_ddl_cl_stats {
 				 * index of their code point
 				 */
 	__u32	pad2;
+	__u64	drop_overmemory; /* its packets dropped for memory_limit */
+	__u32	memory_used;	/* bytes of memory its queue holds */
+	__u32	pad3;
 };
 
 enum {
