@@ -16,9 +16,13 @@
  * those handed back on the to_free list, are counted and reused, never
  * freed.  RTNL is held for the whole run, so no qdisc changes under it.
  *
+ * Every round also times batch calls of ktime_get_ns() alone: the clock
+ * that most qdiscs read per packet, dear under emulation (QEMU TCG).
+ *
  * The run happens at load time; the results are in debugfs:
  *   ddl_qbench/summary  one line per device: ns per packet (median, quartiles,
- *                       extremes of the rounds) and the drops
+ *                       extremes of the rounds) and the drops; then the
+ *                       clock's median ns per call
  *   ddl_qbench/raw      every round: device, enqueue ns, dequeue ns
  * The guest devices should be down, so that nothing else sends through them.
  */
@@ -78,6 +82,7 @@ struct qb_dev {
 };
 
 static struct qb_dev qb_devs[QB_MAX_DEVS];
+static u32 *qb_clock_ns;	/* per round: batch reads of the clock */
 static unsigned int qb_ndevs;
 static unsigned int qb_sizes[QB_MAX_SIZES];
 static unsigned int qb_nsizes;
@@ -188,6 +193,22 @@ static void qb_round(struct qb_dev *d, int r)
 	}
 }
 
+/* Round @r of the clock alone: batch reads of ktime_get_ns() */
+static void qb_clock(int r)
+{
+	unsigned int i;
+	u64 t0, t1;
+
+	local_bh_disable();
+	t0 = ktime_get_ns();
+	for (i = 0; i < batch; i++)
+		ktime_get_ns();
+	t1 = ktime_get_ns();
+	local_bh_enable();
+	if (r >= 0)
+		qb_clock_ns[r] = min_t(u64, t1 - t0, U32_MAX);
+}
+
 static int qb_parse(void)
 {
 	char *s, *buf, *tok;
@@ -291,6 +312,7 @@ static void qb_free(void)
 		kvfree(d->deq_ns);
 		netdev_put(d->dev, &d->tracker);
 	}
+	kvfree(qb_clock_ns);
 }
 
 static int qb_cmp_u32(const void *a, const void *b)
@@ -339,6 +361,10 @@ static int qb_summary_show(struct seq_file *m, void *v)
 			   med, p25, p75, lo, hi, em, dm, d->enq_drops,
 			   d->freed, d->stuck, d->foreign);
 	}
+	memcpy(tot, qb_clock_ns, rounds * sizeof(u32));
+	sort(tot, rounds, sizeof(u32), qb_cmp_u32, NULL);
+	seq_printf(m, "# clock ktime_get_ns: %u (ns/call x10, median)\n",
+		   qb_q(tot, 1, 2));
 	kvfree(tot);
 	return 0;
 }
@@ -389,6 +415,11 @@ static int __init ddl_qbench_init(void)
 	if (err)
 		goto out;
 
+	qb_clock_ns = kvcalloc(rounds, sizeof(u32), GFP_KERNEL);
+	if (!qb_clock_ns) {
+		err = -ENOMEM;
+		goto out;
+	}
 	rtnl_lock();
 	for (k = 0; k < qb_ndevs && !err; k++)
 		err = qb_prepare(&qb_devs[k]);
@@ -399,6 +430,7 @@ static int __init ddl_qbench_init(void)
 				 (int)r - (int)warmup);
 			cond_resched();
 		}
+		qb_clock((int)r - (int)warmup);
 	}
 	rtnl_unlock();
 	if (err)
