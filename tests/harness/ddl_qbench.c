@@ -63,6 +63,9 @@ MODULE_PARM_DESC(rounds, "timed rounds per device (1-100000)");
 static unsigned int warmup = 50;
 module_param(warmup, uint, 0444);
 MODULE_PARM_DESC(warmup, "untimed rounds first");
+static bool clock = true;
+module_param(clock, bool, 0444);
+MODULE_PARM_DESC(clock, "also time the clock alone every round");
 static unsigned int flows = 16;
 module_param(flows, uint, 0444);
 MODULE_PARM_DESC(flows, "distinct source ports and hashes (1-65000)");
@@ -430,7 +433,8 @@ static int __init ddl_qbench_init(void)
 				 (int)r - (int)warmup);
 			cond_resched();
 		}
-		qb_clock((int)r - (int)warmup);
+		if (clock)
+			qb_clock((int)r - (int)warmup);
 	}
 	rtnl_unlock();
 	if (err)
