@@ -27,8 +27,11 @@
 #   make stress SECS=N  stress with churn (tests/e2e/stress.sh) on the debug
 #                       kernel for N s (600)
 #   make bench-pace     shaping accuracy with pktgen (scripts/bench-pace)
-#   make bench-datapath packet rate and memory against other qdiscs
-#                       (scripts/bench-datapath)
+#   make bench-datapath each qdisc's cost per packet timed in the kernel
+#                       (scripts/bench-datapath --inkernel: the figure that
+#                       holds from boot to boot, ~1.5 min), then packet rate
+#                       with pktgen and memory against other qdiscs
+#                       (scripts/bench-datapath, noisy)
 #   make tools          build/tools/ddlemu, the job emulator (scripts/ddlemu.c)
 #   make demo           the compatible and saturated scenarios under every
 #                       policy, ddl with its defaults: tables and plots
@@ -124,6 +127,7 @@ bench-pace:
 	scripts/bench-pace
 
 bench-datapath:
+	scripts/bench-datapath --inkernel
 	scripts/bench-datapath
 
 demo:
