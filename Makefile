@@ -39,7 +39,7 @@
 #   make bench          every ddl-bench preset (torch too), 3 repetitions
 #                       (the PyTorch cluster presets once), 20 random mixes
 #                       and 4 with PyTorch jobs (from seed 1, or SEED=S),
-#                       and the datapath benchmark (not in check)
+#                       and both datapath benchmarks (not in check)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
@@ -146,6 +146,8 @@ bench:
 		seed=$(BENCH_SEED)
 	scripts/ddl-bench -o build/bench-mix-torch-loaded mix-1 mix-2 \
 		runner=torch load=2 seed=$(BENCH_SEED)
+	scripts/bench-datapath --inkernel --json build/bench/qdisc-cost.json
+	python3 tests/qdisc_cost_check.py build/bench/qdisc-cost.json
 	scripts/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 
