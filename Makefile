@@ -27,8 +27,11 @@
 #   make stress SECS=N  stress with churn (tests/e2e/stress.sh) on the debug
 #                       kernel for N s (600)
 #   make bench-pace     shaping accuracy with pktgen (scripts/bench-pace)
-#   make bench-datapath packet rate and memory against other qdiscs
-#                       (scripts/bench-datapath)
+#   make bench-datapath each qdisc's cost per packet timed in the kernel
+#                       (scripts/bench-datapath --inkernel: the figure that
+#                       holds from boot to boot, ~1.5 min), then packet rate
+#                       with pktgen and memory against other qdiscs
+#                       (scripts/bench-datapath, noisy)
 #   make tools          build/tools/ddlemu, the job emulator (scripts/ddlemu.c)
 #   make demo           the compatible and saturated scenarios under every
 #                       policy, ddl with its defaults: tables and plots
@@ -36,7 +39,7 @@
 #   make bench          every ddl-bench preset (torch too), 3 repetitions
 #                       (the PyTorch cluster presets once), 20 random mixes
 #                       and 4 with PyTorch jobs (from seed 1, or SEED=S),
-#                       and the datapath benchmark (not in check)
+#                       and both datapath benchmarks (not in check)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 DESTDIR ?=
@@ -124,6 +127,7 @@ bench-pace:
 	scripts/bench-pace
 
 bench-datapath:
+	scripts/bench-datapath --inkernel
 	scripts/bench-datapath
 
 demo:
@@ -142,6 +146,8 @@ bench:
 		seed=$(BENCH_SEED)
 	scripts/ddl-bench -o build/bench-mix-torch-loaded mix-1 mix-2 \
 		runner=torch load=2 seed=$(BENCH_SEED)
+	scripts/bench-datapath --inkernel --json build/bench/qdisc-cost.json
+	python3 tests/qdisc_cost_check.py build/bench/qdisc-cost.json
 	scripts/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 
