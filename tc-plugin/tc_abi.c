@@ -18,7 +18,8 @@
  * string "tc -V" prints) and checks it against the range; where the version
  * is unknown or cannot be read, it says so on stderr, and every callback
  * refuses (parse: an error, print: nothing) instead of calling into tc.
- * SCH_DDL_TC_ANY=1 in the environment loads it anyway.
+ * SCH_DDL_TC_ANY=1 (any value but empty or 0) in the environment loads
+ * it anyway, with a warning.
  */
 
 #define _GNU_SOURCE		/* memmem(), RTLD_DEFAULT */
@@ -185,7 +186,7 @@ extern struct qdisc_util ddl_qdisc_util;
 __attribute__((constructor)) static void ddl_tc_check(void)
 {
 	int ver, lo, hi, tc618;
-	const char *why = NULL;
+	const char *why = NULL, *env;
 	char name[48] = "";
 	bool any;
 
@@ -205,7 +206,8 @@ __attribute__((constructor)) static void ddl_tc_check(void)
 	if (ver >= lo && ver <= hi)
 		return;
 
-	any = getenv("SCH_DDL_TC_ANY") && strcmp(getenv("SCH_DDL_TC_ANY"), "0");
+	env = getenv("SCH_DDL_TC_ANY");
+	any = env && *env && strcmp(env, "0");
 	if (ver >= 0)
 		fprintf(stderr,
 			"q_ddl.so: built for tc of iproute2 %s up to %s, not %s;",
