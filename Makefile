@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 #   make                build kmod/sch_ddl.ko against KDIR
-#   make tc             build tc-plugin/q_ddl.so (iproute2 6.1-6.17: tc_api.h;
-#                       IPROUTE2_SRC=<sources> for another release)
+#   make tc             build tc-plugin/q_ddl.so (one for iproute2 6.1 up to
+#                       TC_TESTED in tc-plugin/Makefile; IPROUTE2_SRC=<sources>
+#                       for another release)
 #   make install        install the module (and run depmod) and the tc plugin
 #   make deb            the Debian packages sch-ddl-dkms, -tc and -exporter, in
 #                       build/deb/ (dpkg-buildpackage -us -uc -b)
@@ -17,6 +18,8 @@
 #                       downloads per release when cold)
 #   make check-debug    every e2e script on the debug kernel, the timing
 #                       ones too (make check runs those on the fast kernel)
+#   make check-tc       the tc plugin with the installed tc and the newest
+#                       release's (scripts/iproute2-tc): headers, tdc, e2e
 #   make check-quick    the inner loop: builds, static checks, KUnit and the
 #                       functional e2e tests on the fast kernel (~5 min)
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
@@ -94,6 +97,9 @@ check-release:
 check-debug:
 	scripts/check --debug-e2e
 
+check-tc:
+	scripts/check --tc
+
 tools: build/tools/ddlemu
 
 build/tools/ddlemu: scripts/ddlemu.c
@@ -151,5 +157,5 @@ bench:
 	scripts/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 
-.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-release check-debug vm fuzz stress bench-pace \
+.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-release check-debug check-tc vm fuzz stress bench-pace \
 	bench-datapath tools demo bench

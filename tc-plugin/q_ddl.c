@@ -4,8 +4,10 @@
  *
  * Loaded by tc from its plugin directory (or $TC_LIB_DIR) as q_ddl.so; the
  * helpers it calls (get_u32, print_uint, ...) are resolved from the tc
- * binary.  tc_api.h declares them as iproute2 6.1 to 6.17 do; built with
- * IPROUTE2_SRC, the plugin uses that iproute2's own headers instead.
+ * binary.  tc_api.h declares them as iproute2 6.1 up to the newest release
+ * tested (tc-plugin/Makefile) do; built with IPROUTE2_SRC, the plugin uses
+ * that iproute2's own headers instead.  tc_abi.c checks at load time that
+ * tc is one of those, and replaces what differs between them (sizes).
  */
 
 #define _GNU_SOURCE		/* name_to_handle_at() */
@@ -26,6 +28,7 @@
 #else
 #include "tc_api.h"
 #endif
+#include "tc_abi.h"
 
 #include "../include/uapi/linux/sch_ddl.h"
 
@@ -725,7 +728,7 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 		if (ddl_attr_u32(tb, TCA_DDL_BURST, &v)) {
 			print_uint(PRINT_JSON, "burst", NULL, v);
 			print_string(PRINT_FP, NULL, "burst %s ",
-				     v ? sprint_size(v, b1) : "auto");
+				     v ? ddl_sprint_size(v, b1) : "auto");
 		}
 	}
 
@@ -743,7 +746,7 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 	} else if (ddl_attr_u32(tb, TCA_DDL_TARGET, &v)) {
 		print_uint(PRINT_JSON, "target", NULL, v);
 		print_string(PRINT_FP, NULL, "target %s ",
-			     v ? sprint_size(v, b1) : "off");
+			     v ? ddl_sprint_size(v, b1) : "off");
 	} else if (tb[TCA_DDL_TARGET_TIME]) {
 		print_uint(PRINT_JSON, "target_time", NULL, 0);
 		print_string(PRINT_FP, NULL, "target %s ", "off");
@@ -1082,7 +1085,7 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 			print_string(PRINT_FP, NULL, "target %s", "off");
 		else if (st->qdisc.target <= UINT32_MAX)
 			print_string(PRINT_FP, NULL, "target %s",
-				     sprint_size(st->qdisc.target, b1));
+				     ddl_sprint_size(st->qdisc.target, b1));
 		else
 			print_u64(PRINT_FP, NULL, "target %llub",
 				  st->qdisc.target);

@@ -4,13 +4,14 @@
  *
  * A qdisc plugin is a shared object that tc dlopen()s; it fills in a
  * struct qdisc_util and calls helpers that the tc binary exports.  None of
- * this is a stable interface: it is declared here as iproute2 6.1 to 6.17
- * define it (Debian 12 "bookworm" and 13 "trixie", Ubuntu 24.04 to 25.10;
- * 6.9 added a const to the callbacks' first argument, which changes no
- * call), so that the plugin builds from this tree alone, with no iproute2
- * sources and no network.  The build refuses an installed iproute2 outside
- * that range unless IPROUTE2_SRC names that version's sources
- * (tc-plugin/Makefile), and the Debian package depends on the range.
+ * this is a stable interface: it is declared here as iproute2 6.1 up to
+ * the newest release tested (TC_TESTED in tc-plugin/Makefile, 7.1) define
+ * it, so that the plugin builds from this tree alone, with no iproute2
+ * sources and no network.  6.9 added a const to the callbacks' first
+ * argument, which changes no call; 6.18 made sprint_size() take a __u64,
+ * so it is not declared here: the plugin formats sizes itself (tc_abi.h).
+ * At load time tc_abi.c refuses a tc outside that range, unless the plugin
+ * was built with IPROUTE2_SRC, that version's sources (tc-plugin/Makefile).
  */
 #ifndef __TC_API_H
 #define __TC_API_H
@@ -58,7 +59,6 @@ int get_time(unsigned int *time, const char *str);
 
 #define SPRINT_BSIZE		64
 #define SPRINT_BUF(x)		char x[SPRINT_BSIZE]
-char *sprint_size(__u32 sz, char *buf);
 char *sprint_time(__u32 time, char *buf);
 char *sprint_time64(__s64 time, char *buf);
 
