@@ -695,7 +695,7 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 	if (ddl_attr_u32(tb, TCA_DDL_MEMORY_LIMIT, &v)) {
 		print_uint(PRINT_JSON, "memory_limit", NULL, v);
 		print_string(PRINT_FP, NULL, "memory_limit %s ",
-			     sprint_size(v, b1));
+			     ddl_sprint_size(v, b1));
 	}
 	if (ddl_attr_u32(tb, TCA_DDL_JOBS, &v))
 		print_uint(PRINT_ANY, "jobs", "jobs %u ", v);
