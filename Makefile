@@ -6,16 +6,19 @@
 #                       for another release)
 #   make install        install the module (and run depmod) and the tc plugin
 #   make deb            the Debian packages sch-ddl-dkms, -tc and -exporter, in
-#                       build/deb/ (dpkg-buildpackage -us -uc -b)
+#                       build/deb/ (dpkg-buildpackage -us -uc -b), versioned
+#                       from git (scripts/version)
 #   make check          everything a submission must pass (CONTRIBUTING.md)
 #   make check-compat   the compat test kernel (Debian's 6.1): build it once,
 #                       run its KUnit and e2e stage (make check runs that
 #                       stage too once the kernel is cached)
 #   make check-release  the packages as Debian 12 and 13 hosts get them: in a
-#                       chroot of each release, build, apt install (DKMS),
-#                       boot the release's own kernel, purge
-#                       (scripts/release-test; not in check: minutes of
-#                       downloads per release when cold)
+#                       chroot of each release, build, lintian, apt install
+#                       the previous build (DDL_PREV=REF, default the last
+#                       tag or HEAD~1), boot the release's own kernel,
+#                       upgrade to this build with a configuration running,
+#                       purge (scripts/release-test; not in check: minutes
+#                       of downloads per release when cold)
 #   make check-debug    every e2e script on the debug kernel, the timing
 #                       ones too (make check runs those on the fast kernel)
 #   make check-tc       the tc plugin with the installed tc and the newest
