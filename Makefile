@@ -12,6 +12,10 @@
 #   make check-compat   the compat test kernel (Debian's 6.1): build it once,
 #                       run its KUnit and e2e stage (make check runs that
 #                       stage too once the kernel is cached)
+#   make check-kernels  the kernel matrix (scripts/check-kernels; not in
+#                       check): a W=1 build against Linux 6.1, 6.8, 6.12,
+#                       6.14, 6.17, 6.18 and the newest release to be had,
+#                       and KUnit + e2e smoke set booted on 6.1, 6.12, 6.18
 #   make check-release  the packages as Debian 12 and 13 hosts get them: in a
 #                       chroot of each release, build, lintian, apt install
 #                       the previous build (DDL_PREV=REF, default the last
@@ -97,6 +101,9 @@ check-compat:
 check-release:
 	scripts/release-test
 
+check-kernels:
+	scripts/check-kernels
+
 check-debug:
 	scripts/check --debug-e2e
 
@@ -160,5 +167,5 @@ bench:
 	scripts/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 
-.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-release check-debug check-tc vm fuzz stress bench-pace \
+.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-kernels check-release check-debug check-tc vm fuzz stress bench-pace \
 	bench-datapath tools demo bench

@@ -7,6 +7,8 @@
 #ifndef _NET_SCHED_DDL_COMPAT_H
 #define _NET_SCHED_DDL_COMPAT_H
 
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
 #include <net/pkt_sched.h>
 
@@ -14,6 +16,35 @@
 #ifndef MODULE_ALIAS_NET_SCH
 #define MODULE_ALIAS_NET_SCH(id)	MODULE_ALIAS("net-sch-" id)
 #endif
+
+/* abs_diff(), which the KUnit suites use: 6.1 has none, 6.12 has it. */
+#ifndef abs_diff
+#define abs_diff(a, b) ({			\
+	typeof(a) __a = (a);			\
+	typeof(b) __b = (b);			\
+	(void)(&__a == &__b);			\
+	__a > __b ? (__a - __b) : (__b - __a);	\
+})
+#endif
+
+/*
+ * Rename a debugfs directory within its parent; returns the renamed
+ * directory or an error pointer.  6.14 renames in place with
+ * debugfs_change_name() (DDL_HAVE_DEBUGFS_CHANGE_NAME: kmod/Kbuild finds it
+ * in the kernel's headers) and has no debugfs_rename() any more.
+ */
+static inline struct dentry *ddl_debugfs_rename(struct dentry *dir,
+						struct dentry *d,
+						const char *name)
+{
+#ifdef DDL_HAVE_DEBUGFS_CHANGE_NAME
+	int err = debugfs_change_name(d, "%s", name);
+
+	return err ? ERR_PTR(err) : d;
+#else
+	return debugfs_rename(dir, d, dir, name);
+#endif
+}
 
 /*
  * KUnit, for the test modules (they include <kunit/test.h> first).  6.1's

@@ -35,6 +35,7 @@
 
 #include <uapi/linux/sch_ddl.h>
 
+#include "compat.h"
 #include "ddl_core.h"
 #include "ddl_glue.h"
 #include "ddl_trace.h"
@@ -750,8 +751,7 @@ static int ddl_netdev_event(struct notifier_block *nb, unsigned long event,
 		if (!q->dir || qdisc_dev(q->sch) != dev)
 			continue;
 		ddl_dir_name(q->sch, name, sizeof(name));
-		d = debugfs_rename(ddl_debugfs_root, q->dir, ddl_debugfs_root,
-				   name);
+		d = ddl_debugfs_rename(ddl_debugfs_root, q->dir, name);
 		if (!IS_ERR_OR_NULL(d))
 			q->dir = d;
 	}
