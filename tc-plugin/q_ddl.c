@@ -22,20 +22,9 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#ifdef DDL_IPROUTE2_SRC
-#include "utils.h"
-#include "tc_util.h"
-#else
-#include "tc_api.h"
-#endif
 #include "tc_abi.h"
 
 #include "../include/uapi/linux/sch_ddl.h"
-
-/* iproute2 6.9 made the callbacks' first argument const: the same ABI. */
-#ifndef TC_QU_CONST
-#define TC_QU_CONST
-#endif
 
 /* Ranges (also enforced by the kernel). */
 #define DDL_JOBS_MAX		4096

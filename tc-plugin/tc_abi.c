@@ -33,18 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef DDL_IPROUTE2_SRC
-#include "utils.h"
-#include "tc_util.h"
-#else
-#include "tc_api.h"
-#endif
-
 #include "tc_abi.h"
-
-#ifndef TC_QU_CONST
-#define TC_QU_CONST
-#endif
 
 /* The range of iproute2 releases the plugin knows (tc-plugin/Makefile). */
 #ifndef DDL_TC_MIN

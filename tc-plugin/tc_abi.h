@@ -8,6 +8,19 @@
 
 #include <linux/types.h>
 
+/* tc's internal API: its own headers, or this tree's declaration of it. */
+#ifdef DDL_IPROUTE2_SRC
+#include "utils.h"
+#include "tc_util.h"
+#else
+#include "tc_api.h"
+#endif
+
+/* iproute2 6.9 made the callbacks' first argument const: the same ABI. */
+#ifndef TC_QU_CONST
+#define TC_QU_CONST
+#endif
+
 /*
  * Bytes as iproute2 6.1 to 6.17 print them ("30000b", "64Kb", "1024Mb"),
  * in a SPRINT_BUF.  tc's own sprint_size() takes a __u32 up to 6.17 and a

@@ -11,7 +11,6 @@ not held back by the shaper, memory figures positive and a per-job cost
 below 64 KiB.  It does not judge whether a rate is good.
 """
 import json
-import math
 import sys
 
 import tap
@@ -27,10 +26,7 @@ MAX_THROTTLED = 0.01
 
 check = tap.check
 
-
-def num(x):
-    return (isinstance(x, (int, float)) and not isinstance(x, bool)
-            and math.isfinite(x))
+num = tap.num
 
 
 def main():

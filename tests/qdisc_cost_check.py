@@ -10,7 +10,6 @@ the ratios to prio and fq of prio and fq themselves 1, the clock timed.
 It does not judge whether a cost is good.
 """
 import json
-import math
 import sys
 
 import tap
@@ -19,10 +18,7 @@ ROWS = ("pfifo_fast", "pfifo", "prio", "fq", "fq_codel", "ddl-j1", "ddl-j16",
         "ddl-j16-key")
 check = tap.check
 
-
-def num(x):
-    return (isinstance(x, (int, float)) and not isinstance(x, bool)
-            and math.isfinite(x))
+num = tap.num
 
 
 def main():
