@@ -41,7 +41,7 @@ if unshare -U -r true 2>/dev/null; then
 		tc qdisc change dev u0 root ddl limit 78 &&
 		tc qdisc show dev u0 && tc class show dev u0 classid 1:1' 2>&1)
 	expect_match "userns admin: its own netns's ddl: add, change" "$out" \
-		'^qdisc ddl 1: root .*limit 78p jobs 2 '
+		'^qdisc ddl 1: root .*limit 78p memory_limit 32Mb jobs 2 '
 	expect_match "userns admin: its own netns's class weight" "$out" \
 		'weight 9'
 else
