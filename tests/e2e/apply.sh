@@ -105,9 +105,6 @@ out=$(SCH_DDL_APPLY_FAULT=2 "${A[@]}" "$apply" -f "$T/one.conf" a0 2>&1)
 expect_match "replace then fault: rolled back" "$out" "rolled back"
 expect_eq "replace then fault: the default qdisc again" "$(state)" "$def"
 
-run "remove" "${A[@]}" "$apply" -f "$T/one.conf" a0
-run "--remove" "${A[@]}" "$apply" --remove a0
-expect_eq "--remove: the default qdisc again" "$(state)" "$def"
 
 rm -rf "$T"
 done_testing

@@ -29,6 +29,10 @@ BAD='Invalid argument|out of range|Permission denied'
 run "param jobs 8" setp jobs 8
 run "param key dport" setp key dport
 run "param slice 2000" setp slice 2000
+expect_eq "param memory_limit default" "$(cat $P/memory_limit)" 33554432
+run "param memory_limit 1048576" setp memory_limit 1048576
+expect_fail "param memory_limit below 128Kb refused" "$BAD" \
+	setp memory_limit 131071
 expect_fail "param jobs 0 refused" "$BAD" setp jobs 0
 expect_fail "param jobs 4097 refused" "$BAD" setp jobs 4097
 expect_fail "param jobs abc refused" "$BAD" setp jobs abc
@@ -46,11 +50,17 @@ ip addr add 198.18.5.1/24 dev d0
 run "add ddl with the module's defaults" tc qdisc add dev d0 root handle 1: ddl
 expect_eq "new instance: jobs, key, slice from the parameters" \
 	"$(qfields d0 1: options.jobs options.key options.slice)" "8 dport 2000"
+expect_eq "new instance: memory_limit from its parameter" \
+	"$(qstat d0 1: options.memory_limit)" 1048576
+run "param memory_limit back to 32Mb" setp memory_limit 33554432
 expect_eq "9 classes" "$(tc class show dev d0 | grep -c '^class ddl')" 9
 run "params back to the defaults" sh -c "echo auto >$P/slice &&
 	echo 16 >$P/jobs && echo sport >$P/key"
 expect_eq "the existing instance keeps its configuration" \
 	"$(qfields d0 1: options.jobs options.key options.slice)" "8 dport 2000"
+expect_eq "new instance: memory_limit from its parameter" \
+	"$(qstat d0 1: options.memory_limit)" 1048576
+run "param memory_limit back to 32Mb" setp memory_limit 33554432
 run "delete" tc qdisc del dev d0 root
 run "add again" tc qdisc add dev d0 root handle 1: ddl
 expect_eq "new instance: 16 jobs, key sport, slice auto" \
