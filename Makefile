@@ -28,7 +28,8 @@
 #   make check-tc       the tc plugin with the installed tc and the newest
 #                       release's (scripts/iproute2-tc): headers, tdc, e2e
 #   make check-quick    the inner loop: builds, static checks, KUnit and the
-#                       functional e2e tests on the fast kernel (~5 min)
+#                       functional e2e tests on the fast kernel (its time:
+#                       CONTRIBUTING.md)
 #   make vm CMD=...     run CMD in the test VM (scripts/vm-run)
 #   make fuzz SECS=N SEED=S
 #                       the netlink fuzzer (tests/fuzz/nlfuzz.py) on the
