@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * sch_ddl - deep-learning-cluster time-slice scheduler: netlink interface
+ * sch_ddl - burst scheduler for deep-learning clusters: netlink interface
  * shared by the kernel module and the tc plugin.
  *
  * Attributes are nested in TCA_OPTIONS (NLA_F_NESTED) and parsed strictly.
@@ -44,8 +44,10 @@ enum {
 				 * with a target
 				 */
 	TCA_DDL_MAXPERIOD,	/* u32: longest burst period learned, us */
-	TCA_DDL_EPOCH,		/* u32: mode cluster: epoch of the shared clock, us */
-	TCA_DDL_BASE,		/* u64: mode cluster: start of epoch 0, ns of
+	TCA_DDL_EPOCH,		/* u32: epoch of the shared clock, us (keys of
+				 * mode cluster, edge of a shuffle's deal)
+				 */
+	TCA_DDL_BASE,		/* u64: start of epoch 0 and deal 0, ns of
 				 * CLOCK_TAI
 				 */
 	TCA_DDL_DSCP,		/* binary: DSCP (0..63) written into a job's
@@ -114,9 +116,14 @@ enum tc_ddl_key {
 /* Class options (tc class change ... ddl ...) */
 enum {
 	TCA_DDL_CLASS_UNSPEC,
-	TCA_DDL_CLASS_WEIGHT,	/* u32: slice multiplier */
-	TCA_DDL_CLASS_SIZE,	/* u64: mode cluster: the job's whole burst,
-				 * bytes over all its hosts; 0: not declared
+	TCA_DDL_CLASS_WEIGHT,	/* u32: the job's weight: its share in mode
+				 * fair, its factor in the cluster key, the
+				 * multiplier of its slice and quantum in the
+				 * rotation modes
+				 */
+	TCA_DDL_CLASS_SIZE,	/* u64: the job's whole burst, bytes over all
+				 * its hosts (keys of mode cluster); 0: not
+				 * declared
 				 */
 	TCA_DDL_CLASS_PAD,
 	TCA_DDL_CLASS_CGROUP,	/* u64: id of the cgroup (v2) whose sockets,
