@@ -40,7 +40,7 @@
 #define DDL_TC_MIN	"6.1.0"
 #endif
 #ifndef DDL_TC_NEWEST
-#define DDL_TC_NEWEST	"7.1.0"
+#define DDL_TC_NEWEST	"7.2.0"
 #endif
 
 char *ddl_sprint_size(__u64 sz, char *buf)

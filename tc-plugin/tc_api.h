@@ -5,7 +5,7 @@
  * A qdisc plugin is a shared object that tc dlopen()s; it fills in a
  * struct qdisc_util and calls helpers that the tc binary exports.  None of
  * this is a stable interface: it is declared here as iproute2 6.1 up to
- * the newest release tested (TC_TESTED in tc-plugin/Makefile, 7.1) define
+ * the newest release tested (TC_TESTED in tc-plugin/Makefile, 7.2) define
  * it, so that the plugin builds from this tree alone, with no iproute2
  * sources and no network.  6.9 added a const to the callbacks' first
  * argument, which changes no call; 6.18 made sprint_size() take a __u64,
