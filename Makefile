@@ -37,16 +37,16 @@
 #                       from seed S (random); prints every finding's seed
 #   make stress SECS=N  stress with churn (tests/e2e/stress.sh) on the debug
 #                       kernel for N s (600)
-#   make bench-pace     shaping accuracy with pktgen (scripts/bench-pace)
+#   make bench-pace     shaping accuracy with pktgen (bench/bench-pace)
 #   make bench-datapath each qdisc's cost per packet timed in the kernel
-#                       (scripts/bench-datapath --inkernel: the figure that
+#                       (bench/bench-datapath --inkernel: the figure that
 #                       holds from boot to boot, ~1.5 min), then packet rate
 #                       with pktgen and memory against other qdiscs
-#                       (scripts/bench-datapath, noisy)
-#   make tools          build/tools/ddlemu, the job emulator (scripts/ddlemu.c)
+#                       (bench/bench-datapath, noisy)
+#   make tools          build/tools/ddlemu, the job emulator (bench/ddlemu.c)
 #   make demo           the compatible and saturated scenarios under every
 #                       policy, ddl with its defaults: tables and plots
-#                       (scripts/ddl-bench)
+#                       (bench/ddl-bench)
 #   make bench          every ddl-bench preset (torch too), 3 repetitions
 #                       (the PyTorch cluster presets once), 20 random mixes
 #                       and 4 with PyTorch jobs (from seed 1, or SEED=S),
@@ -113,7 +113,7 @@ check-tc:
 
 tools: build/tools/ddlemu
 
-build/tools/ddlemu: scripts/ddlemu.c
+build/tools/ddlemu: bench/ddlemu.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -Wall -Wextra -Werror -o $@ $<
 
@@ -141,31 +141,31 @@ stress:
 		tests/e2e/stress.sh; rc=$$?; cat build/stress/e2e/stress.log; exit $$rc
 
 bench-pace:
-	scripts/bench-pace
+	bench/bench-pace
 
 bench-datapath:
-	scripts/bench-datapath --inkernel
-	scripts/bench-datapath
+	bench/bench-datapath --inkernel
+	bench/bench-datapath
 
 demo:
 	scripts/install-deps
-	scripts/ddl-bench -o build/demo compatible saturated
+	bench/ddl-bench -o build/demo compatible saturated
 
 bench:
 	scripts/install-deps
-	scripts/ddl-bench --reps 3 -o build/bench all torch
-	scripts/ddl-bench --reps 3 -o build/bench-cluster sharded sharded-imb \
+	bench/ddl-bench --reps 3 -o build/bench all torch
+	bench/ddl-bench --reps 3 -o build/bench-cluster sharded sharded-imb \
 		sharded-sat sharded3 ring incast fabric
-	scripts/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch \
+	bench/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch \
 		incast-torch fabric-torch
-	scripts/ddl-bench -o build/bench-mix mix seed=$(BENCH_SEED)
-	scripts/ddl-bench -o build/bench-mix-torch mix runner=torch mixes=4 \
+	bench/ddl-bench -o build/bench-mix mix seed=$(BENCH_SEED)
+	bench/ddl-bench -o build/bench-mix-torch mix runner=torch mixes=4 \
 		seed=$(BENCH_SEED)
-	scripts/ddl-bench -o build/bench-mix-torch-loaded mix-1 mix-2 \
+	bench/ddl-bench -o build/bench-mix-torch-loaded mix-1 mix-2 \
 		runner=torch load=2 seed=$(BENCH_SEED)
-	scripts/bench-datapath --inkernel --json build/bench/qdisc-cost.json
+	bench/bench-datapath --inkernel --json build/bench/qdisc-cost.json
 	python3 tests/qdisc_cost_check.py build/bench/qdisc-cost.json
-	scripts/bench-datapath --json build/bench/datapath.json
+	bench/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 
 .PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-kernels check-release check-debug check-tc vm fuzz stress bench-pace \

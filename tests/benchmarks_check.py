@@ -4,7 +4,7 @@
 # The benchmark figures stay references:
 #  - every table of Documentation/benchmarks.md follows a paragraph that
 #    names the commit it was measured at and the command that produced it
-#    (a backquoted `make TARGET` or a path such as `scripts/ddl-bench …`);
+#    (a backquoted `make TARGET` or a path such as `bench/ddl-bench …`);
 #    inside a git work tree each such commit must exist;
 #  - every figure of the README's tables is one of benchmarks.md's.
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Check that the JSON of scripts/bench-datapath is sane and complete.
+"""Check that the JSON of bench/bench-datapath is sane and complete.
 
 usage: datapath_check.py DATAPATH.json
 Prints one "ok - ..." or "not ok - ..." line per check and exits 1 if any

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Check that a scripts/ddl-bench run produced sane, complete results.
+"""Check that a bench/ddl-bench run produced sane, complete results.
 
 usage: ddlbench_check.py DIR
 Prints one "ok - ..." or "not ok - ..." line per check; exits 1 if any
@@ -55,7 +55,7 @@ def order_count():
     two jobs whose bursts overlap on both hosts, in one order or not, and
     two that do not overlap."""
     sys.path.insert(0, os.path.join(os.path.dirname(
-        os.path.abspath(__file__)), "..", "scripts"))
+        os.path.abspath(__file__)), "..", "bench"))
     import ddl_report
 
     def run(a1, b1, a2, b2):   # (start, burst) of jobs a, b on hosts 1, 2

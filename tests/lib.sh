@@ -17,7 +17,7 @@
 set -u
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# The C traffic tool (scripts/ddlemu.c), built by scripts/vm-run.
+# The C traffic tool (bench/ddlemu.c), built by scripts/vm-run.
 DDLEMU=$TESTS_DIR/../build/tools/ddlemu
 # Packet counts scale with the kernel: the debug kernel moves ~4 kpps.
 if [ -e /sys/kernel/debug/kmemleak ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Check that the JSON of scripts/bench-datapath --inkernel is sane.
+"""Check that the JSON of bench/bench-datapath --inkernel is sane.
 
 usage: qdisc_cost_check.py QDISC-COST.json
 Prints one "ok - ..." or "not ok - ..." line per check and exits 1 if any

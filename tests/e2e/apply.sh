@@ -12,7 +12,7 @@
 
 T=$(mktemp -d)
 A=(ip netns exec ddl-a)
-apply=$TESTS_DIR/../scripts/sch-ddl-apply
+apply=$TESTS_DIR/../sbin/sch-ddl-apply
 netns_pair
 
 cat >"$T/one.conf" <<'EOF'

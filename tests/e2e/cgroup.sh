@@ -11,7 +11,7 @@
 # nsenter, not ip netns exec: that mounts a sysfs of the namespace over
 # /sys, which hides /sys/fs/cgroup.
 A=(nsenter --net=/run/netns/ddl-a)
-JOB=("${A[@]}" "$TESTS_DIR/../scripts/sch-ddl-job")
+JOB=("${A[@]}" "$TESTS_DIR/../sbin/sch-ddl-job")
 CG=/sys/fs/cgroup/ddltest
 netns_pair
 

@@ -207,7 +207,7 @@ expect_ge "trace: the shaper throttled" \
 	"$(tp ddl_throttle 'qlen=[0-9]+ backlog=[0-9]+ wait_ns=[0-9]+')" 1
 
 # The exporter: node_exporter textfile format from the same qdisc.
-out=$("$TESTS_DIR/../scripts/ddl-exporter" 2>&1)
+out=$("$TESTS_DIR/../sbin/sch-ddl-exporter" 2>&1)
 rc=$?
 expect_eq "exporter runs" "$rc" 0
 printf '%s\n' "$out" >"$T/ddl.prom"
@@ -219,7 +219,7 @@ expect_eq "exporter: job 1 bursts completed = tc" \
 expect_eq "exporter: drops overlimit = tc" \
 	"$(grep -E '^sch_ddl_drop_overlimit_total\{dev="d0",handle="1:"\} ' "$T/ddl.prom" | awk '{print $2}')" \
 	"$ovl"
-run "exporter writes a file atomically" "$TESTS_DIR/../scripts/ddl-exporter" \
+run "exporter writes a file atomically" "$TESTS_DIR/../sbin/sch-ddl-exporter" \
 	-o "$T/out.prom"
 expect_eq "exporter file = stdout (same counters)" \
 	"$(grep -c '^sch_ddl_' "$T/out.prom")" "$(grep -c '^sch_ddl_' "$T/ddl.prom")"

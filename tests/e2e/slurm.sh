@@ -19,7 +19,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 export SLURM_RUN=/run/ddl-slurm
 bin=/run/bin
 mkdir -p "$bin" "$SLURM_RUN"
-ln -sf "$here/../scripts/sch-ddl-job" "$bin/sch-ddl-job"
+ln -sf "$here/../sbin/sch-ddl-job" "$bin/sch-ddl-job"
 # The guest has no syslog: what the prolog and epilog log goes to a file.
 printf '#!/bin/sh\necho "$*" >>%s/syslog\n' "$SLURM_RUN" >"$bin/logger"
 chmod +x "$bin/logger"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ddl_qbench - per-packet cost of root qdiscs, timed side by side in the
- * kernel.  A test-only module (never installed), for scripts/bench-datapath
+ * kernel.  A test-only module (never installed), for bench/bench-datapath
  * --inkernel.
  *
  * Given devices whose root qdiscs were set up with tc (devs=d0,d1,...), it

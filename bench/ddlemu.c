@@ -783,7 +783,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: ddlemu ps|worker|bulk|sink|burst [options]\n"
-		"  (see the comment at the top of scripts/ddlemu.c)\n");
+		"  (see the comment at the top of bench/ddlemu.c)\n");
 	exit(2);
 }
 

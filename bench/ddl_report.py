@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The comparison tables and plots of a scripts/ddl-bench run.
+"""The comparison tables and plots of a bench/ddl-bench run.
 
 usage: ddl_report.py DIR [--no-plots]
 
