@@ -244,7 +244,7 @@ expect_match "a DSCP of 64 (raw netlink): refused" \
 	'^error -34: A DSCP is 0..63$'
 expect_match "nine code points (raw netlink): refused" \
 	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 1,2,3,4,5,6,7,8,9)" \
-	'^error -34: '
+	'^error -34: dscp takes at most 8 code points$'
 expect_eq "the map stays" "$(tc -n ddlc-s qdisc show dev s0 | grep -o 'dscp [0-9,]*')" \
 	"dscp 46,10"
 
@@ -302,7 +302,7 @@ expect_fail "a shuffle of 5ms" 'Illegal "shuffle"' \
 	tc -n ddlc-s qdisc change dev s0 root ddl shuffle 5ms
 expect_match "a shuffle of 5ms (raw netlink): refused" \
 	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 opts shuffle=5000)" \
-	'^error -34: shuffle must be 0 or between 10ms and 3600s$'
+	'^error -34: shuffle must be off or between 10ms and 3600s$'
 expect_fail "dscp in mode fair without a shuffle" 'or a shuffle' \
 	tc -n ddlc-s qdisc change dev s0 root ddl shuffle off
 expect_eq "the old configuration stays" \

@@ -18,27 +18,27 @@ expect_fail "missing limit value refused" 'Command line is not complete' \
 expect_fail "unknown option refused" 'What is "bogus"\?' \
 	tc qdisc change dev d0 root ddl bogus 1
 expect_fail "limit above maximum refused by the kernel" \
-	'Error: .*(out of range|integer)' \
+	'^Error: limit must be between 1 and 1048576 packets\.$' \
 	tc qdisc change dev d0 root ddl limit 1048577
 expect_eq "old limit kept after refused changes" \
 	"$(qstat d0 1: options.limit)" 100
-expect_fail "replace with bad limit refused" 'out of range|integer' \
+expect_fail "replace with bad limit refused" 'limit must be between' \
 	tc qdisc replace dev d0 root handle 1: ddl limit 4000000000
 expect_eq "old limit kept after refused replace" \
 	"$(qstat d0 1: options.limit)" 100
 dummy_dev d1
-expect_fail "add with bad limit refused" 'out of range|integer' \
+expect_fail "add with bad limit refused" 'limit must be between' \
 	tc qdisc add dev d1 root handle 2: ddl limit 2000000
 expect_eq "failed add leaves the default qdisc" "$(qstat d1 2: kind)" missing
 run "delete" tc qdisc del dev d0 root
-expect_fail "add with bad limit creates nothing" 'out of range|integer' \
+expect_fail "add with bad limit creates nothing" 'limit must be between' \
 	tc qdisc add dev d0 root handle 5: ddl limit 2000000
 expect_eq "no ddl after failed add" "$(qstat d0 5: kind)" missing
 
 # The kernel refuses what tc refuses, too: send raw netlink.
 out=$(python3 -S "$TESTS_DIR/nlraw.py" d0 limit 0 2>&1)
 expect_match "kernel refuses limit 0 (raw netlink)" "$out" \
-	'error -34: integer out of range'
+	'error -34: limit must be between 1 and 1048576 packets$'
 out=$(python3 -S "$TESTS_DIR/nlraw.py" d0 unknown 0 2>&1)
 expect_match "kernel refuses an unknown attribute (raw netlink)" "$out" \
 	'error -(22|95)'
