@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # e2e: fast
-# Bad input is refused with a message, and the old configuration stays.
+# Bad input is refused with a message, tc's for what it cannot parse, the
+# kernel's for a value out of range; the old configuration stays.  The
+# usage and the options tc takes and shows agree.
 . "$(dirname "$0")/../lib.sh"
 
 dummy_dev d0
@@ -9,7 +11,8 @@ run "add" tc qdisc add dev d0 root handle 1: ddl limit 100
 
 expect_match "help prints usage" "$(tc qdisc add dev d0 root ddl help 2>&1)" \
 	'^Usage: \.\.\. ddl \[ limit PACKETS \]'
-expect_fail "limit 0 refused by tc" 'Illegal "limit"' \
+expect_fail "limit 0 refused by the kernel" \
+	'^Error: limit must be between 1 and 1048576 packets\.$' \
 	tc qdisc change dev d0 root ddl limit 0
 expect_fail "non-numeric limit refused" 'Illegal "limit"' \
 	tc qdisc change dev d0 root ddl limit lots
@@ -48,5 +51,27 @@ expect_match "kernel refuses options not marked nested (raw netlink)" "$out" \
 out=$(python3 -S "$TESTS_DIR/nlraw.py" d0 limit 7 2>&1)
 expect_match "raw netlink add works" "$out" 'ack 0'
 expect_eq "raw netlink limit" "$(qstat d0 root options.limit)" 7
+
+# The usage names every option tc takes, and every option tc shows.
+usage=$(tc qdisc add dev d0 root ddl help 2>&1)
+words=$(grep -oE '(\[|\|) [a-z_]+' <<<"$usage" | awk '{print $2}')
+expect_match "the usage names mode cluster" "$usage" 'mode [a-z|]*cluster'
+dummy_dev d2
+run "a ddl to try each option on" tc qdisc add dev d2 root handle 1: ddl \
+	rate 1gbit
+bad=
+for w in $words; do
+	out=$(tc qdisc change dev d2 root ddl "$w" 2>&1)
+	matches "$out" 'What is|Usage' && bad+=" $w"
+done
+expect_eq "tc takes every option of the usage" "$bad" ""
+bad=
+for k in $(tc -j qdisc show dev d2 | python3 -S -c '
+import json, sys
+print(*json.load(sys.stdin)[0]["options"])'); do
+	[ "$k" = target_time ] && k=target
+	grep -qx "$k" <<<"$words" || bad+=" $k"
+done
+expect_eq "the usage names every option tc shows" "$bad" ""
 
 done_testing
