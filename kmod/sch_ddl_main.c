@@ -1049,7 +1049,7 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 	ddl_get_u32(&p->shuffle_us, tb[TCA_DDL_SHUFFLE]);
 	if (p->shuffle_us && !p->ndscp) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "shuffle deals the code points of dscp: give dscp, or shuffle 0");
+				   "shuffle deals the code points of dscp: give dscp, or shuffle off");
 		return -EINVAL;
 	}
 	if (p->shuffle_us && p->shuffle_us < p->epoch_us) {

@@ -297,7 +297,7 @@ expect_eq "the TAI offset exported" "$(sfield "$qs" 1: tai_off_ns)" \
 print(round((time.clock_gettime_ns(time.CLOCK_TAI) - time.time_ns()) / 1e9) * 10**9)')"
 
 # Configurations that cannot work: refused, the old one stays.
-expect_fail "a shuffle without code points" 'give dscp' \
+expect_fail "a shuffle without code points" 'give dscp, or shuffle off' \
 	tc -n ddlc-s qdisc change dev s0 root ddl dscp off
 expect_fail "a shuffle shorter than an epoch" 'at least one epoch' \
 	tc -n ddlc-s qdisc change dev s0 root ddl epoch 1s shuffle 500ms
