@@ -739,102 +739,192 @@ static void ddl_shrink(struct Qdisc *sch, u64 now)
 	}
 }
 
-/* Not const: struct nla_policy's range pointer is const only since 6.2. */
-static struct netlink_range_validation ddl_limit_range = {
-	.min = DDL_LIMIT_MIN,
-	.max = DDL_LIMIT_MAX,
-};
-
-static struct netlink_range_validation ddl_memlimit_range = {
-	.min = DDL_MEMLIMIT_MIN,
-	.max = U32_MAX,
-};
-
-static struct netlink_range_validation ddl_jobs_range = {
-	.min = DDL_JOBS_MIN,
-	.max = DDL_JOBS_MAX,
-};
-
-static struct netlink_range_validation ddl_maxwait_range = {
-	.min = DDL_MAXWAIT_MIN,
-	.max = DDL_MAXWAIT_MAX,
-};
-
-static struct netlink_range_validation ddl_keyttl_range = {
-	.max = DDL_KEYTTL_MAX,
-};
-
-static struct netlink_range_validation ddl_burst_range = {
-	.max = DDL_BURST_MAX,
-};
-
-static struct netlink_range_validation ddl_target_range = {
-	.max = DDL_TARGET_MAX,
-};
-
-static struct netlink_range_validation ddl_interval_range = {
-	.min = DDL_INTERVAL_MIN,
-	.max = DDL_INTERVAL_MAX,
-};
-
-static struct netlink_range_validation ddl_maxperiod_range = {
-	.min = DDL_MAXPERIOD_MIN,
-	.max = DDL_MAXPERIOD_MAX,
-};
-
-static struct netlink_range_validation ddl_epoch_range = {
-	.min = DDL_EPOCH_MIN,
-	.max = DDL_EPOCH_MAX,
-};
-
+/*
+ * Types only: ddl_check_ranges() checks the values, so that a bad one is
+ * refused with its option and range named, where a policy range would
+ * answer "integer out of range" alone.
+ */
 static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_PAD]		= { .type = NLA_REJECT },
-	[TCA_DDL_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_limit_range),
-	[TCA_DDL_JOBS]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_jobs_range),
-	[TCA_DDL_MODE]		= NLA_POLICY_MAX(NLA_U32, TC_DDL_MODE_MAX),
-	/* Ranges checked in ddl_parse_opt(): TC_DDL_AUTO is allowed. */
+	[TCA_DDL_LIMIT]		= { .type = NLA_U32 },
+	[TCA_DDL_JOBS]		= { .type = NLA_U32 },
+	[TCA_DDL_MODE]		= { .type = NLA_U32 },
 	[TCA_DDL_SLICE]		= { .type = NLA_U32 },
 	[TCA_DDL_YIELD]		= { .type = NLA_U32 },
-	[TCA_DDL_MAXWAIT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ddl_maxwait_range),
-	[TCA_DDL_BGSHARE]	= NLA_POLICY_MAX(NLA_U32, DDL_BGSHARE_MAX),
-	[TCA_DDL_KEY]		= NLA_POLICY_MAX(NLA_U32, TC_DDL_KEY_MAX),
-	[TCA_DDL_KEYTTL]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ddl_keyttl_range),
-	/* Range checked in ddl_parse_opt(): TC_DDL_RATE_NONE is allowed. */
+	[TCA_DDL_MAXWAIT]	= { .type = NLA_U32 },
+	[TCA_DDL_BGSHARE]	= { .type = NLA_U32 },
+	[TCA_DDL_KEY]		= { .type = NLA_U32 },
+	[TCA_DDL_KEYTTL]	= { .type = NLA_U32 },
 	[TCA_DDL_RATE]		= { .type = NLA_U64 },
-	[TCA_DDL_BURST]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_burst_range),
-	[TCA_DDL_TARGET]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ddl_target_range),
-	/* Ranges checked in ddl_parse_pace(): TC_DDL_AUTO is allowed. */
+	[TCA_DDL_BURST]		= { .type = NLA_U32 },
+	[TCA_DDL_TARGET]	= { .type = NLA_U32 },
 	[TCA_DDL_TARGET_TIME]	= { .type = NLA_U32 },
-	[TCA_DDL_INTERVAL]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ddl_interval_range),
-	[TCA_DDL_ECN]		= NLA_POLICY_MAX(NLA_U32, 1),
+	[TCA_DDL_INTERVAL]	= { .type = NLA_U32 },
+	[TCA_DDL_ECN]		= { .type = NLA_U32 },
 	[TCA_DDL_LEAD]		= { .type = NLA_U32 },
-	[TCA_DDL_MAXPERIOD]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ddl_maxperiod_range),
-	[TCA_DDL_EPOCH]		= NLA_POLICY_FULL_RANGE(NLA_U32, &ddl_epoch_range),
+	[TCA_DDL_MAXPERIOD]	= { .type = NLA_U32 },
+	[TCA_DDL_EPOCH]		= { .type = NLA_U32 },
 	[TCA_DDL_BASE]		= { .type = NLA_U64 },
-	/* Each byte checked in ddl_parse_opt(). */
-	[TCA_DDL_DSCP]		= { .type = NLA_BINARY, .len = TC_DDL_DSCP_MAX },
-	/* Range checked in ddl_parse_opt(): 0 is allowed. */
+	[TCA_DDL_DSCP]		= { .type = NLA_BINARY },
 	[TCA_DDL_SHUFFLE]	= { .type = NLA_U32 },
-	[TCA_DDL_MEMORY_LIMIT]	= NLA_POLICY_FULL_RANGE(NLA_U32,
-							&ddl_memlimit_range),
+	[TCA_DDL_MEMORY_LIMIT]	= { .type = NLA_U32 },
 };
 
-static struct netlink_range_validation ddl_size_range = {
-	.max = DDL_SIZE_MAX,
-};
-
+/* Likewise: ddl_change_class() checks the values. */
 static const struct nla_policy ddl_class_policy[TCA_DDL_CLASS_MAX + 1] = {
-	[TCA_DDL_CLASS_WEIGHT]	= NLA_POLICY_RANGE(NLA_U32, DDL_WEIGHT_MIN,
-						   DDL_WEIGHT_MAX),
-	[TCA_DDL_CLASS_SIZE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &ddl_size_range),
+	[TCA_DDL_CLASS_WEIGHT]	= { .type = NLA_U32 },
+	[TCA_DDL_CLASS_SIZE]	= { .type = NLA_U64 },
 	[TCA_DDL_CLASS_PAD]	= { .type = NLA_REJECT },
 	[TCA_DDL_CLASS_CGROUP]	= { .type = NLA_U64 },
 };
+
+/* Whether @attr is given and holds a u32 outside [@min, @max]. */
+static bool ddl_outside(const struct nlattr *attr, u32 min, u32 max)
+{
+	u32 v;
+
+	if (!attr)
+		return false;
+	v = nla_get_u32(attr);
+	return v < min || v > max;
+}
+
+/* Likewise, for an option that also takes @also (TC_DDL_AUTO, or 0: off). */
+static bool ddl_outside_or(const struct nlattr *attr, u32 min, u32 max,
+			   u32 also)
+{
+	return ddl_outside(attr, min, max) && nla_get_u32(attr) != also;
+}
+
+static int ddl_check_rate(const struct nlattr *attr,
+			  struct netlink_ext_ack *extack)
+{
+	u64 rate;
+
+	if (!attr)
+		return 0;
+	rate = nla_get_u64(attr);
+	if (!rate) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "rate must be positive; 'rate unlimited' turns shaping off");
+		return -EINVAL;
+	}
+	if (rate != TC_DDL_RATE_NONE &&
+	    (rate < DDL_RATE_MIN || rate > DDL_RATE_MAX)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "rate must be between 1kbit and 1Tbit");
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static int ddl_check_dscp(const struct nlattr *attr,
+			  struct netlink_ext_ack *extack)
+{
+	const u8 *ds;
+	int i;
+
+	if (!attr)
+		return 0;
+	if (nla_len(attr) > TC_DDL_DSCP_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "dscp takes at most 8 code points");
+		return -ERANGE;
+	}
+	ds = nla_data(attr);
+	for (i = 0; i < nla_len(attr); i++) {
+		if (ds[i] > INET_DSCP_MASK >> 2) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "A DSCP is 0..63");
+			return -ERANGE;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The range of every qdisc option, before anything else: the one place
+ * they are checked (tc leaves them to the kernel).  Units as tc takes
+ * them: sizes in tc's notation (Kb: KiB).
+ */
+static int ddl_check_ranges(struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = ddl_check_rate(tb[TCA_DDL_RATE], extack);
+	if (err)
+		return err;
+	err = ddl_check_dscp(tb[TCA_DDL_DSCP], extack);
+	if (err)
+		return err;
+
+	if (ddl_outside(tb[TCA_DDL_LIMIT], DDL_LIMIT_MIN, DDL_LIMIT_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_LIMIT],
+				    "limit must be between 1 and 1048576 packets");
+	else if (ddl_outside(tb[TCA_DDL_MEMORY_LIMIT], DDL_MEMLIMIT_MIN,
+			     U32_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_MEMORY_LIMIT],
+				    "memory_limit must be at least 128Kb");
+	else if (ddl_outside(tb[TCA_DDL_JOBS], DDL_JOBS_MIN, DDL_JOBS_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_JOBS],
+				    "jobs must be between 1 and 4096");
+	else if (ddl_outside(tb[TCA_DDL_MODE], 0, TC_DDL_MODE_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_MODE], "Unknown mode");
+	else if (ddl_outside_or(tb[TCA_DDL_SLICE], DDL_SLICE_MIN,
+				DDL_SLICE_MAX, TC_DDL_AUTO))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_SLICE],
+				    "slice must be auto or between 100us and 10s");
+	else if (ddl_outside_or(tb[TCA_DDL_YIELD], 0, DDL_YIELD_MAX,
+				TC_DDL_AUTO))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_YIELD],
+				    "yield must be auto or at most 10s");
+	else if (ddl_outside(tb[TCA_DDL_MAXWAIT], DDL_MAXWAIT_MIN,
+			     DDL_MAXWAIT_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_MAXWAIT],
+				    "maxwait must be between 1ms and 60s");
+	else if (ddl_outside(tb[TCA_DDL_BGSHARE], 0, DDL_BGSHARE_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_BGSHARE],
+				    "bgshare must be at most 50%");
+	else if (ddl_outside(tb[TCA_DDL_KEY], 0, TC_DDL_KEY_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_KEY], "Unknown key");
+	else if (ddl_outside(tb[TCA_DDL_KEYTTL], 0, DDL_KEYTTL_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_KEYTTL],
+				    "keyttl must be at most 3600s");
+	else if (ddl_outside(tb[TCA_DDL_BURST], 0, DDL_BURST_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_BURST],
+				    "burst must be at most 64Mb");
+	else if (ddl_outside(tb[TCA_DDL_TARGET], 0, DDL_TARGET_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_TARGET],
+				    "target must be at most 1Gb");
+	else if (ddl_outside_or(tb[TCA_DDL_TARGET_TIME], 0,
+				DDL_TARGET_TIME_MAX, TC_DDL_AUTO))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_TARGET_TIME],
+				    "target must be auto or at most 10s");
+	else if (ddl_outside(tb[TCA_DDL_INTERVAL], DDL_INTERVAL_MIN,
+			     DDL_INTERVAL_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_INTERVAL],
+				    "interval must be between 100us and 10s");
+	else if (ddl_outside(tb[TCA_DDL_ECN], 0, 1))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_ECN],
+				    "ecn must be 0 or 1");
+	else if (ddl_outside_or(tb[TCA_DDL_LEAD], 0, DDL_LEAD_MAX,
+				TC_DDL_AUTO))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_LEAD],
+				    "lead must be auto or at most 10s");
+	else if (ddl_outside(tb[TCA_DDL_MAXPERIOD], DDL_MAXPERIOD_MIN,
+			     DDL_MAXPERIOD_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_MAXPERIOD],
+				    "maxperiod must be between 1ms and 60s");
+	else if (ddl_outside(tb[TCA_DDL_EPOCH], DDL_EPOCH_MIN, DDL_EPOCH_MAX))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_EPOCH],
+				    "epoch must be between 100us and 10s");
+	else if (ddl_outside_or(tb[TCA_DDL_SHUFFLE], DDL_SHUFFLE_MIN,
+				DDL_SHUFFLE_MAX, 0))
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_SHUFFLE],
+				    "shuffle must be off or between 10ms and 3600s");
+	else
+		return 0;
+	return -ERANGE;
+}
 
 static void ddl_get_u32(u32 *v, struct nlattr *attr)
 {
@@ -851,18 +941,9 @@ static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
 	if (tb[TCA_DDL_RATE]) {
 		u64 rate = nla_get_u64(tb[TCA_DDL_RATE]);
 
-		if (!rate) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_RATE],
-					    "rate must be positive; 'rate unlimited' turns shaping off");
-			return -EINVAL;
-		}
 		if (rate == TC_DDL_RATE_NONE) {
 			rate = 0;
 			p->burst = 0;	/* a burst belongs to its rate */
-		} else if (rate < DDL_RATE_MIN || rate > DDL_RATE_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_RATE],
-					    "rate must be between 1kbit and 1Tbit");
-			return -ERANGE;
 		}
 		p->rate = rate;
 	}
@@ -878,23 +959,12 @@ static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
 	if (tb[TCA_DDL_TARGET_TIME]) {
 		p->target_us = nla_get_u32(tb[TCA_DDL_TARGET_TIME]);
 		p->target = 0;
-		if (p->target_us != TC_DDL_AUTO &&
-		    p->target_us > DDL_TARGET_TIME_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_TARGET_TIME],
-					    "target must be auto or at most 10s");
-			return -ERANGE;
-		}
 	}
 	ddl_get_u32(&p->burst, tb[TCA_DDL_BURST]);
 	ddl_get_u32(&p->interval_us, tb[TCA_DDL_INTERVAL]);
 	ddl_get_u32(&p->ecn, tb[TCA_DDL_ECN]);
 	ddl_get_u32(&p->lead_us, tb[TCA_DDL_LEAD]);
 	ddl_get_u32(&p->maxperiod_us, tb[TCA_DDL_MAXPERIOD]);
-	if (p->lead_us != TC_DDL_AUTO && p->lead_us > DDL_LEAD_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_LEAD],
-				    "lead must be auto or at most 10s");
-		return -ERANGE;
-	}
 
 	if (tb[TCA_DDL_BURST] && p->burst && !p->rate) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_BURST],
@@ -955,8 +1025,10 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 	err = nla_parse_nested(tb, TCA_DDL_MAX, opt, ddl_policy, extack);
 	if (err < 0)
 		return err;
+	err = ddl_check_ranges(tb, extack);
+	if (err)
+		return err;
 
-	/* Ranges are enforced by ddl_policy. */
 	ddl_get_u32(&p->limit, tb[TCA_DDL_LIMIT]);
 	ddl_get_u32(&p->memory_limit, tb[TCA_DDL_MEMORY_LIMIT]);
 	ddl_get_u32(&jobs, tb[TCA_DDL_JOBS]);
@@ -971,30 +1043,13 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 	if (tb[TCA_DDL_BASE])
 		p->base_ns = nla_get_u64(tb[TCA_DDL_BASE]);
 	if (tb[TCA_DDL_DSCP]) {
-		const u8 *ds = nla_data(tb[TCA_DDL_DSCP]);
-		u32 i, n = nla_len(tb[TCA_DDL_DSCP]);
-
-		for (i = 0; i < n; i++) {
-			if (ds[i] > INET_DSCP_MASK >> 2) {
-				NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_DSCP],
-						    "A DSCP is 0..63");
-				return -ERANGE;
-			}
-		}
-		memset(p->dscp, 0, sizeof(p->dscp));
-		memcpy(p->dscp, ds, n);
-		p->ndscp = n;
+		p->ndscp = nla_memcpy(p->dscp, tb[TCA_DDL_DSCP],
+				      sizeof(p->dscp));
 	}
 	ddl_get_u32(&p->shuffle_us, tb[TCA_DDL_SHUFFLE]);
-	if (p->shuffle_us &&
-	    (p->shuffle_us < DDL_SHUFFLE_MIN || p->shuffle_us > DDL_SHUFFLE_MAX)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_SHUFFLE],
-				    "shuffle must be 0 or between 10ms and 3600s");
-		return -ERANGE;
-	}
 	if (p->shuffle_us && !p->ndscp) {
 		NL_SET_ERR_MSG_MOD(extack,
-				   "shuffle deals the code points of dscp: give dscp, or shuffle 0");
+				   "shuffle deals the code points of dscp: give dscp, or shuffle off");
 		return -EINVAL;
 	}
 	if (p->shuffle_us && p->shuffle_us < p->epoch_us) {
@@ -1015,17 +1070,6 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 	}
 	p->jobs = jobs;
 
-	if (p->slice_us != TC_DDL_AUTO &&
-	    (p->slice_us < DDL_SLICE_MIN || p->slice_us > DDL_SLICE_MAX)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_SLICE],
-				    "slice must be auto or between 100us and 10s");
-		return -ERANGE;
-	}
-	if (p->yield_us != TC_DDL_AUTO && p->yield_us > DDL_YIELD_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_YIELD],
-				    "yield must be auto or at most 10s");
-		return -ERANGE;
-	}
 	/* An automatic slice or yield follows the jobs: nothing to compare. */
 	if (p->slice_us == TC_DDL_AUTO)
 		return ddl_parse_pace(p, tb, mtu, create, extack);
@@ -1329,6 +1373,18 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (err < 0)
 		return err;
 
+	if (ddl_outside(tb[TCA_DDL_CLASS_WEIGHT], DDL_WEIGHT_MIN,
+			DDL_WEIGHT_MAX)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_WEIGHT],
+				    "weight must be between 1 and 256");
+		return -ERANGE;
+	}
+	if (tb[TCA_DDL_CLASS_SIZE] &&
+	    nla_get_u64(tb[TCA_DDL_CLASS_SIZE]) > DDL_SIZE_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_SIZE],
+				    "size must be at most 1Tb");
+		return -ERANGE;
+	}
 	if (tb[TCA_DDL_CLASS_WEIGHT] && idx == DDL_BG(&q->s)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_WEIGHT],
 				    "The background class is never green and has no weight");

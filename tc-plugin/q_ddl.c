@@ -26,38 +26,6 @@
 
 #include "../include/uapi/linux/sch_ddl.h"
 
-/* Ranges (also enforced by the kernel). */
-#define DDL_JOBS_MAX		4096
-#define DDL_SLICE_MIN		100U		/* us */
-#define DDL_SLICE_MAX		10000000U	/* us */
-#define DDL_YIELD_MAX		10000000U	/* us */
-#define DDL_MAXWAIT_MIN		1000U		/* us */
-#define DDL_MAXWAIT_MAX		60000000U	/* us */
-#define DDL_BGSHARE_MAX		50
-#define DDL_KEYTTL_MAX		3600000000U	/* us; sent in ms */
-#define DDL_WEIGHT_MAX		256
-#define DDL_RATE_MIN		125ULL		/* bytes/s: 1 kbit/s */
-#define DDL_RATE_MAX		125000000000ULL	/* bytes/s: 1 Tbit/s */
-#define DDL_BURST_MAX		67108864U	/* bytes: 64 MiB */
-#define DDL_TARGET_MAX		1073741824U	/* bytes: 1 GiB */
-#define DDL_TARGET_TIME_MAX	10000000U	/* us */
-#define DDL_INTERVAL_MIN	100U		/* us */
-#define DDL_INTERVAL_MAX	10000000U	/* us */
-#define DDL_LEAD_MAX		10000000U	/* us */
-#define DDL_MAXPERIOD_MIN	1000U		/* us */
-#define DDL_MAXPERIOD_MAX	60000000U	/* us */
-#define DDL_EPOCH_MIN		100U		/* us */
-#define DDL_EPOCH_MAX		10000000U	/* us */
-#define DDL_SHUFFLE_MIN		10000U		/* us */
-#define DDL_SHUFFLE_MAX		3600000000U	/* us */
-#define DDL_SIZE_MAX		(1ULL << 40)	/* bytes */
-
-/* The largest time get_time() must hold, in its units, fits its u32. */
-_Static_assert((unsigned long long)DDL_MAXPERIOD_MAX * TIME_UNITS_PER_SEC /
-	       1000000 <= UINT32_MAX, "get_time() range");
-_Static_assert((unsigned long long)DDL_KEYTTL_MAX * TIME_UNITS_PER_SEC /
-	       1000000 <= UINT32_MAX, "get_time() range");
-
 static const char * const ddl_modes[] = {
 	[TC_DDL_MODE_ROTATE]	= "rotate",
 	[TC_DDL_MODE_GREEN]	= "green",
@@ -74,81 +42,26 @@ static const char * const ddl_keys[] = {
 	[TC_DDL_KEY_DSCP]	= "dscp",
 };
 
+/* The syntax only: tc-ddl(8) gives the ranges, which the kernel checks. */
 static void explain(void)
 {
 	fprintf(stderr,
 		"Usage: ... ddl [ limit PACKETS ] [ memory_limit BYTES ] [ jobs N ]\n"
-		"               [ mode fair|rotate|green|static ] [ slice TIME|auto ]\n"
-		"               [ yield TIME|auto ] [ maxwait TIME ] [ bgshare PERCENT ]\n"
-		"               [ key none|sport|dport|mark|dscp ] [ keyttl TIME ]\n"
-		"               [ rate RATE|unlimited ] [ burst BYTES|auto ]\n"
+		"               [ mode fair|cluster|rotate|green|static ]\n"
+		"               [ slice TIME|auto ] [ yield TIME|auto ] [ maxwait TIME ]\n"
+		"               [ bgshare PERCENT ] [ key none|sport|dport|mark|dscp ]\n"
+		"               [ keyttl TIME ] [ rate RATE|unlimited ] [ burst BYTES|auto ]\n"
 		"               [ target BYTES|TIME|off|auto ] [ interval TIME ]\n"
 		"               [ ecn | noecn ] [ lead TIME|auto ] [ maxperiod TIME ]\n"
 		"               [ epoch TIME ] [ base NSEC ] [ dscp DSCP[,DSCP...]|off ]\n"
-		"               [ shuffle TIME|off ]\n"
-		"\n"
-		"  limit    maximum packets queued in the qdisc, 1..1048576 (default 10000)\n"
-		"  memory_limit bytes of memory (skb truesize) the queue may hold,\n"
-		"           128Kb..4Gb (default 32Mb)\n"
-		"  jobs     number of job classes, 1..4096, fixed at creation (default 16)\n"
-		"  mode     fair: send the burst that per-job fair sharing would finish\n"
-		"           first; cluster: one order on every host, by the epoch a burst\n"
-		"           began in and its job's declared size; rotate, green: green\n"
-		"           rotates by slices (rotate: with the whole order); static:\n"
-		"           fixed order by minor (default fair)\n"
-		"  slice    modes rotate, green: green time of a job of weight 1,\n"
-		"           100us..10s; auto: 4 of the green job's learned burst periods,\n"
-		"           handed on between bursts (default auto)\n"
-		"  yield    modes rotate, green: an idle green job hands on after,\n"
-		"           0..10s, 0: never; auto: its learned burst period; an explicit\n"
-		"           one is also the gap between bursts (default auto)\n"
-		"  maxwait  starvation guard: a head waiting this long goes, 1ms..60s,\n"
-		"           at least slice (default 100ms)\n"
-		"  bgshare  minimum share of the background class, 0..50%% (default 3%%)\n"
-		"  key      built-in classification key (default sport)\n"
-		"  keyttl   idle time before a key class is reused, 0..3600s (default 1s)\n"
-		"  rate     shaping rate, 1kbit..1Tbit (default unlimited)\n"
-		"  burst    bytes sent at once after idling, up to 64Mb\n"
-		"           (default auto: 4ms at the rate, at least 3028)\n"
-		"  target   standing-queue target of the background class in bytes\n"
-		"           (up to 1Gb) or in time at the rate (up to 10s, needs a rate)\n"
-		"           (default auto: 2ms at the rate, at least 3028; off without\n"
-		"           a rate)\n"
-		"  interval above target this long: mark or drop, 100us..10s\n"
-		"           (default 10ms)\n"
-		"  ecn      mark ECN-capable packets instead of dropping (default ecn)\n"
-		"  lead     drain the background this long before a predicted burst,\n"
-		"           0..10s, 0: no prediction; needs a target (default auto:\n"
-		"           20ms, at most maxperiod / 4, with a target; else 0)\n"
-		"  maxperiod longest burst period learned, 1ms..60s,\n"
-		"           more than 2 x lead (default 10s)\n"
-		"  epoch    mode cluster: epoch of the shared clock (CLOCK_TAI),\n"
-		"           100us..10s (default 20ms)\n"
-		"  base     mode cluster: where epoch 0 begins, ns of CLOCK_TAI\n"
-		"           (default 0)\n"
-		"  dscp     DSCP (0..63) of a job's packets by its place, first to\n"
-		"           last, the last for later places; up to 8; the place is its\n"
-		"           rank in the order (mode cluster) or, with shuffle, dealt\n"
-		"           (default off)\n"
-		"  shuffle  deal the places of dscp anew this often, on CLOCK_TAI from\n"
-		"           base, from each job's class alone: the same on every host,\n"
-		"           whatever jobs it holds; 10ms..3600s, off (default off)\n");
+		"               [ shuffle TIME|off ]\n");
 }
 
 static void cexplain(void)
 {
 	fprintf(stderr,
 		"Usage: ... class ... ddl [ weight W ] [ size BYTES ]\n"
-		"                         [ cgroup PATH | cgroup ID | cgroup none ]\n"
-		"\n"
-		"  weight   weight of a job class, 1..256 (default 1): its share of the\n"
-		"           fair reference in mode fair, its slice multiplier in modes\n"
-		"           rotate and green (and DRR quantum in mode green)\n"
-		"  size     mode cluster: the job's whole burst per iteration over all\n"
-		"           of its hosts, up to 1Tb; 0: not declared (default 0)\n"
-		"  cgroup   the job's cgroup (v2), by its directory or its id: packets\n"
-		"           of sockets in it or below it go to the class; none: no\n"
-		"           cgroup (default none)\n");
+		"                         [ cgroup PATH|ID|none ]\n");
 }
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -197,55 +110,45 @@ static int ddl_get_cgroup(__u64 *id, const char *arg)
 }
 
 /*
- * get_time() with a range check, in microseconds.  get_time() stores its
- * double result in a u32 (in TIME_UNITS_PER_SEC units), which wraps
- * silently, so the magnitude is checked on the double first, by the first
- * letter of the unit; get_time() then checks the unit itself.
+ * A time as tc's get_time() reads it (a bare number is in us), in units of
+ * @us_per_unit us.  Any value an attribute holds passes but TC_DDL_AUTO:
+ * the ranges are the kernel's.  get_time() itself would wrap a large one.
  */
-static int ddl_get_time(__u32 *us, const char *arg, __u32 lo, __u32 hi)
+static int ddl_get_time(__u32 *val, const char *arg, unsigned int us_per_unit)
 {
-	unsigned int units;
-	double t;
-	char *p;
-
-	t = strtod(arg, &p);
-	if (*p == 's' || *p == 'S')
-		t *= 1000000;
-	else if (*p == 'm' || *p == 'M')
-		t *= 1000;
-	if (!(t >= 0 && t <= hi))
-		return -1;
-	if (get_time(&units, arg))
-		return -1;
-	*us = (unsigned long long)units * 1000000 / TIME_UNITS_PER_SEC;
-	return *us < lo ? -1 : 0;
-}
-
-/* Whether @arg is a number followed by a time unit get_time() knows. */
-static bool ddl_is_time(const char *arg)
-{
-	static const char * const units[] = {
-		"s", "sec", "secs", "ms", "msec", "msecs",
-		"us", "usec", "usecs",
+	static const struct {
+		const char	*name;
+		double		us;
+	} units[] = {
+		{ "s", 1000000 }, { "sec", 1000000 }, { "secs", 1000000 },
+		{ "ms", 1000 }, { "msec", 1000 }, { "msecs", 1000 },
+		{ "us", 1 }, { "usec", 1 }, { "usecs", 1 }, { "", 1 },
 	};
+	double t;
 	size_t i;
 	char *p;
 
-	strtod(arg, &p);
+	t = strtod(arg, &p);
 	if (p == arg)
-		return false;
-	for (i = 0; i < ARRAY_SIZE(units); i++)
-		if (strcasecmp(p, units[i]) == 0)
-			return true;
-	return false;
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcasecmp(p, units[i].name))
+			continue;
+		t = t * units[i].us / us_per_unit;
+		if (!(t >= 0 && t < UINT32_MAX))
+			return -1;
+		*val = t;
+		return 0;
+	}
+	return -1;
 }
 
 /*
- * get_rate64() (bytes per second) with a range check.  get_rate64()
- * converts its double to a u64 unchecked, so the magnitude is checked on
- * the double first, as in ddl_get_time(): by the first letter of the unit,
- * the largest unit with that letter (KiBps, ..., TiBps, Bps), in bytes.
- * 0 passes: the kernel refuses it with its own message.
+ * get_rate64() (bytes per second), which converts its double to a u64
+ * unchecked: the magnitude is checked on the double first, by the first
+ * letter of the unit, the largest unit with that letter (KiBps, ...,
+ * TiBps, Bps), in bytes.  Any rate a u64 holds passes but
+ * TC_DDL_RATE_NONE.
  */
 static int ddl_get_rate(__u64 *rate, const char *arg)
 {
@@ -269,21 +172,11 @@ static int ddl_get_rate(__u64 *rate, const char *arg)
 	}
 	if (!(t >= 0 && t * scale <= 1e19))
 		return -1;
-	if (get_rate64(rate, arg))
-		return -1;
-	return *rate && (*rate < DDL_RATE_MIN || *rate > DDL_RATE_MAX) ? -1 : 0;
+	return get_rate64(rate, arg);
 }
 
-/* get_size() with an upper bound; get_size() itself detects overflow. */
-static int ddl_get_size(__u32 *size, const char *arg, __u32 hi)
-{
-	if (get_size(size, arg))
-		return -1;
-	return *size > hi ? -1 : 0;
-}
-
-/* An unsigned integer in [lo, hi], optionally followed by '%'. */
-static int ddl_get_percent(__u32 *val, const char *arg, __u32 lo, __u32 hi)
+/* An unsigned integer, optionally followed by '%'. */
+static int ddl_get_percent(__u32 *val, const char *arg)
 {
 	char buf[16];
 	size_t len = strlen(arg);
@@ -293,9 +186,7 @@ static int ddl_get_percent(__u32 *val, const char *arg, __u32 lo, __u32 hi)
 	memcpy(buf, arg, len + 1);
 	if (buf[len - 1] == '%')
 		buf[len - 1] = '\0';
-	if (get_u32(val, buf, 10))
-		return -1;
-	return *val < lo || *val > hi ? -1 : 0;
+	return get_u32(val, buf, 10);
 }
 
 static int ddl_get_name(__u32 *val, const char *arg,
@@ -314,9 +205,9 @@ static int ddl_get_name(__u32 *val, const char *arg,
 
 /*
  * Bytes as a u64: a number with an optional unit b, k or kb, m or mb, g or
- * gb, t or tb (powers of 1024, as tc's sizes), at most @hi.
+ * gb, t or tb (powers of 1024, as tc's sizes).
  */
-static int ddl_get_size64(__u64 *size, const char *arg, __u64 hi)
+static int ddl_get_size64(__u64 *size, const char *arg)
 {
 	static const char * const units[] = { "", "k", "m", "g", "t" };
 	double v;
@@ -335,7 +226,7 @@ static int ddl_get_size64(__u64 *size, const char *arg, __u64 hi)
 			continue;
 		for (; n && i; i--)
 			v *= 1024;
-		if (v > hi)
+		if (v >= (double)UINT64_MAX)
 			return -1;
 		*size = (__u64)v;
 		return 0;
@@ -343,247 +234,242 @@ static int ddl_get_size64(__u64 *size, const char *arg, __u64 hi)
 	return -1;
 }
 
-/* "46,10,0": up to TC_DDL_DSCP_MAX code points 0..63; "off": none. */
-static int ddl_get_dscp(__u8 *ds, __u32 *n, const char *arg)
-{
-	char buf[128], *tok, *save = NULL;
-	__u32 v;
+/* The qdisc options of one request, as they are sent. */
+struct ddl_qopt {
+	bool	set[TCA_DDL_MAX + 1];
+	__u64	val[TCA_DDL_MAX + 1];
+	__u8	dscp[64];	/* one per code point: the kernel takes fewer */
+	__u32	ndscp;
+};
 
-	*n = 0;
+/* "46,10,0": code points, each one byte; "off": none. */
+static int ddl_get_dscp(struct ddl_qopt *o, const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	o->ndscp = 0;
 	if (strcmp(arg, "off") == 0)
 		return 0;
-	if (strlen(arg) >= sizeof(buf))
-		return -1;
-	strcpy(buf, arg);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (*n == TC_DDL_DSCP_MAX || get_u32(&v, tok, 0) || v > 63)
+	for (;;) {
+		if (*arg < '0' || *arg > '9' || o->ndscp == sizeof(o->dscp))
 			return -1;
-		ds[(*n)++] = v;
+		v = strtoul(arg, &end, 0);
+		if (v > UINT8_MAX)
+			return -1;
+		o->dscp[o->ndscp++] = v;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return -1;
+		arg = end + 1;
 	}
-	return *n ? 0 : -1;
 }
 
-static int ddl_illegal(const char *what)
+/* What an option's argument is, and what it sends. */
+enum ddl_arg {
+	DDL_ARG_ON,		/* no argument: 1 */
+	DDL_ARG_OFF,		/* no argument: 0 */
+	DDL_ARG_U32,
+	DDL_ARG_U64,
+	DDL_ARG_SIZE,		/* bytes, in tc's units */
+	DDL_ARG_SIZE_AUTO,	/* bytes, or auto: 0 */
+	DDL_ARG_US,		/* a time, sent in us */
+	DDL_ARG_US_AUTO,	/* a time, or auto: TC_DDL_AUTO */
+	DDL_ARG_US_OFF,		/* a time, or off: 0 */
+	DDL_ARG_MS,		/* a time, sent in ms */
+	DDL_ARG_PERCENT,
+	DDL_ARG_RATE,		/* a rate, or unlimited: TC_DDL_RATE_NONE */
+	DDL_ARG_MODE,
+	DDL_ARG_KEY,
+	DDL_ARG_TARGET,		/* bytes or a time, off or auto */
+	DDL_ARG_DSCP,
+};
+
+/* The qdisc options, in the order of the usage. */
+static const struct ddl_opt {
+	const char	*name;
+	int		type;
+	enum ddl_arg	arg;
+} ddl_opts[] = {
+	{ "limit",	  TCA_DDL_LIMIT,	DDL_ARG_U32 },
+	{ "memory_limit", TCA_DDL_MEMORY_LIMIT,	DDL_ARG_SIZE },
+	{ "jobs",	  TCA_DDL_JOBS,		DDL_ARG_U32 },
+	{ "mode",	  TCA_DDL_MODE,		DDL_ARG_MODE },
+	{ "slice",	  TCA_DDL_SLICE,	DDL_ARG_US_AUTO },
+	{ "yield",	  TCA_DDL_YIELD,	DDL_ARG_US_AUTO },
+	{ "maxwait",	  TCA_DDL_MAXWAIT,	DDL_ARG_US },
+	{ "bgshare",	  TCA_DDL_BGSHARE,	DDL_ARG_PERCENT },
+	{ "key",	  TCA_DDL_KEY,		DDL_ARG_KEY },
+	{ "keyttl",	  TCA_DDL_KEYTTL,	DDL_ARG_MS },
+	{ "rate",	  TCA_DDL_RATE,		DDL_ARG_RATE },
+	{ "burst",	  TCA_DDL_BURST,	DDL_ARG_SIZE_AUTO },
+	{ "target",	  TCA_DDL_TARGET,	DDL_ARG_TARGET },
+	{ "interval",	  TCA_DDL_INTERVAL,	DDL_ARG_US },
+	{ "ecn",	  TCA_DDL_ECN,		DDL_ARG_ON },
+	{ "noecn",	  TCA_DDL_ECN,		DDL_ARG_OFF },
+	{ "lead",	  TCA_DDL_LEAD,		DDL_ARG_US_AUTO },
+	{ "maxperiod",	  TCA_DDL_MAXPERIOD,	DDL_ARG_US },
+	{ "epoch",	  TCA_DDL_EPOCH,	DDL_ARG_US },
+	{ "base",	  TCA_DDL_BASE,		DDL_ARG_U64 },
+	{ "dscp",	  TCA_DDL_DSCP,		DDL_ARG_DSCP },
+	{ "shuffle",	  TCA_DDL_SHUFFLE,	DDL_ARG_US_OFF },
+};
+
+static const struct ddl_opt *ddl_find_opt(const char *name)
 {
-	fprintf(stderr, "Illegal \"%s\"\n", what);
-	explain();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++)
+		if (strcmp(name, ddl_opts[i].name) == 0)
+			return &ddl_opts[i];
+	return NULL;
+}
+
+/*
+ * The target: bytes or a time, the other one not sent (the kernel clears
+ * it); off: no target; auto: the default.  The attribute it sets, or -1.
+ */
+static int ddl_get_target(struct ddl_qopt *o, const char *arg)
+{
+	__u32 v;
+
+	o->set[TCA_DDL_TARGET] = false;
+	o->set[TCA_DDL_TARGET_TIME] = false;
+	if (strcmp(arg, "off") == 0) {
+		o->val[TCA_DDL_TARGET] = 0;
+		return TCA_DDL_TARGET;
+	}
+	if (strcmp(arg, "auto") == 0) {
+		o->val[TCA_DDL_TARGET_TIME] = TC_DDL_AUTO;
+		return TCA_DDL_TARGET_TIME;
+	}
+	if (!get_size(&v, arg)) {
+		o->val[TCA_DDL_TARGET] = v;
+		return TCA_DDL_TARGET;
+	}
+	if (!ddl_get_time(&v, arg, 1)) {
+		o->val[TCA_DDL_TARGET_TIME] = v;
+		return TCA_DDL_TARGET_TIME;
+	}
 	return -1;
 }
 
-static int ddl_parse_opt(TC_QU_CONST struct qdisc_util *qu, int argc,
-			 char **argv, struct nlmsghdr *n, const char *dev)
+/*
+ * Parse @arg, the argument of @opt (none for DDL_ARG_ON and DDL_ARG_OFF),
+ * into @o: the attribute it sets, or -1.
+ */
+static int ddl_get_arg(struct ddl_qopt *o, const struct ddl_opt *opt,
+		       const char *arg)
 {
-	bool set[TCA_DDL_MAX + 1] = {};
-	__u32 val[TCA_DDL_MAX + 1] = {};
-	__u8 dscp[TC_DDL_DSCP_MAX];
-	__u64 rate = 0, base = 0;
+	__u64 *v64 = &o->val[opt->type];
+	__u32 v = 0;
+	int err = 0;
+
+	switch (opt->arg) {
+	case DDL_ARG_ON:
+		v = 1;
+		break;
+	case DDL_ARG_OFF:
+		break;
+	case DDL_ARG_U32:
+		err = get_u32(&v, arg, 0);
+		break;
+	case DDL_ARG_U64:
+		return get_u64(v64, arg, 10) ? -1 : opt->type;
+	case DDL_ARG_SIZE:
+		err = get_size(&v, arg);
+		break;
+	case DDL_ARG_SIZE_AUTO:
+		err = strcmp(arg, "auto") ? get_size(&v, arg) : 0;
+		break;
+	case DDL_ARG_US:
+		err = ddl_get_time(&v, arg, 1);
+		break;
+	case DDL_ARG_US_AUTO:
+		v = TC_DDL_AUTO;
+		err = strcmp(arg, "auto") ? ddl_get_time(&v, arg, 1) : 0;
+		break;
+	case DDL_ARG_US_OFF:
+		err = strcmp(arg, "off") ? ddl_get_time(&v, arg, 1) : 0;
+		break;
+	case DDL_ARG_MS:
+		err = ddl_get_time(&v, arg, 1000);
+		break;
+	case DDL_ARG_PERCENT:
+		err = ddl_get_percent(&v, arg);
+		break;
+	case DDL_ARG_RATE:
+		*v64 = TC_DDL_RATE_NONE;
+		if (strcmp(arg, "unlimited") && ddl_get_rate(v64, arg))
+			return -1;
+		return opt->type;
+	case DDL_ARG_MODE:
+		err = ddl_get_name(&v, arg, ddl_modes, ARRAY_SIZE(ddl_modes));
+		break;
+	case DDL_ARG_KEY:
+		err = ddl_get_name(&v, arg, ddl_keys, ARRAY_SIZE(ddl_keys));
+		break;
+	case DDL_ARG_TARGET:
+		return ddl_get_target(o, arg);
+	case DDL_ARG_DSCP:
+		return ddl_get_dscp(o, arg) ? -1 : opt->type;
+	}
+	if (err)
+		return -1;
+	*v64 = v;
+	return opt->type;
+}
+
+static void ddl_put_opt(struct nlmsghdr *n, const struct ddl_qopt *o)
+{
 	struct rtattr *tail;
-	__u32 ndscp = 0;
 	int type;
-
-	while (argc > 0) {
-		if (strcmp(*argv, "limit") == 0) {
-			type = TCA_DDL_LIMIT;
-			NEXT_ARG();
-			/* The upper bound is left to the kernel. */
-			if (get_u32(&val[type], *argv, 0) || val[type] == 0)
-				return ddl_illegal("limit");
-		} else if (strcmp(*argv, "memory_limit") == 0) {
-			type = TCA_DDL_MEMORY_LIMIT;
-			NEXT_ARG();
-			/* The lower bound is left to the kernel. */
-			if (get_size(&val[type], *argv))
-				return ddl_illegal("memory_limit");
-		} else if (strcmp(*argv, "jobs") == 0) {
-			type = TCA_DDL_JOBS;
-			NEXT_ARG();
-			if (get_u32(&val[type], *argv, 0) || val[type] == 0 ||
-			    val[type] > DDL_JOBS_MAX)
-				return ddl_illegal("jobs");
-		} else if (strcmp(*argv, "mode") == 0) {
-			type = TCA_DDL_MODE;
-			NEXT_ARG();
-			if (ddl_get_name(&val[type], *argv, ddl_modes,
-					 ARRAY_SIZE(ddl_modes)))
-				return ddl_illegal("mode");
-		} else if (strcmp(*argv, "slice") == 0) {
-			type = TCA_DDL_SLICE;
-			NEXT_ARG();
-			if (strcmp(*argv, "auto") == 0)
-				val[type] = TC_DDL_AUTO;
-			else if (ddl_get_time(&val[type], *argv, DDL_SLICE_MIN,
-					      DDL_SLICE_MAX))
-				return ddl_illegal("slice");
-		} else if (strcmp(*argv, "yield") == 0) {
-			type = TCA_DDL_YIELD;
-			NEXT_ARG();
-			if (strcmp(*argv, "auto") == 0)
-				val[type] = TC_DDL_AUTO;
-			else if (ddl_get_time(&val[type], *argv, 0,
-					      DDL_YIELD_MAX))
-				return ddl_illegal("yield");
-		} else if (strcmp(*argv, "maxwait") == 0) {
-			type = TCA_DDL_MAXWAIT;
-			NEXT_ARG();
-			if (ddl_get_time(&val[type], *argv, DDL_MAXWAIT_MIN,
-					 DDL_MAXWAIT_MAX))
-				return ddl_illegal("maxwait");
-		} else if (strcmp(*argv, "bgshare") == 0) {
-			type = TCA_DDL_BGSHARE;
-			NEXT_ARG();
-			if (ddl_get_percent(&val[type], *argv, 0,
-					    DDL_BGSHARE_MAX))
-				return ddl_illegal("bgshare");
-		} else if (strcmp(*argv, "key") == 0) {
-			type = TCA_DDL_KEY;
-			NEXT_ARG();
-			if (ddl_get_name(&val[type], *argv, ddl_keys,
-					 ARRAY_SIZE(ddl_keys)))
-				return ddl_illegal("key");
-		} else if (strcmp(*argv, "keyttl") == 0) {
-			type = TCA_DDL_KEYTTL;
-			NEXT_ARG();
-			if (ddl_get_time(&val[type], *argv, 0, DDL_KEYTTL_MAX))
-				return ddl_illegal("keyttl");
-			val[type] /= 1000;	/* the kernel wants ms */
-		} else if (strcmp(*argv, "rate") == 0) {
-			type = TCA_DDL_RATE;
-			NEXT_ARG();
-			if (strcmp(*argv, "unlimited") == 0)
-				rate = TC_DDL_RATE_NONE;
-			else if (ddl_get_rate(&rate, *argv))
-				return ddl_illegal("rate");
-		} else if (strcmp(*argv, "burst") == 0) {
-			type = TCA_DDL_BURST;
-			NEXT_ARG();
-			if (strcmp(*argv, "auto") == 0)
-				val[type] = 0;
-			else if (ddl_get_size(&val[type], *argv, DDL_BURST_MAX))
-				return ddl_illegal("burst");
-		} else if (strcmp(*argv, "target") == 0) {
-			/* Bytes or time: the kernel clears the other one. */
-			NEXT_ARG();
-			if (strcmp(*argv, "off") == 0) {
-				type = TCA_DDL_TARGET;
-				val[type] = 0;
-			} else if (strcmp(*argv, "auto") == 0) {
-				type = TCA_DDL_TARGET_TIME;
-				val[type] = TC_DDL_AUTO;
-			} else if (ddl_is_time(*argv)) {
-				type = TCA_DDL_TARGET_TIME;
-				if (ddl_get_time(&val[type], *argv, 0,
-						 DDL_TARGET_TIME_MAX))
-					return ddl_illegal("target");
-			} else {
-				type = TCA_DDL_TARGET;
-				if (ddl_get_size(&val[type], *argv,
-						 DDL_TARGET_MAX))
-					return ddl_illegal("target");
-			}
-			set[TCA_DDL_TARGET] = false;
-			set[TCA_DDL_TARGET_TIME] = false;
-		} else if (strcmp(*argv, "interval") == 0) {
-			type = TCA_DDL_INTERVAL;
-			NEXT_ARG();
-			if (ddl_get_time(&val[type], *argv, DDL_INTERVAL_MIN,
-					 DDL_INTERVAL_MAX))
-				return ddl_illegal("interval");
-		} else if (strcmp(*argv, "ecn") == 0) {
-			type = TCA_DDL_ECN;
-			val[type] = 1;
-		} else if (strcmp(*argv, "noecn") == 0) {
-			type = TCA_DDL_ECN;
-			val[type] = 0;
-		} else if (strcmp(*argv, "lead") == 0) {
-			type = TCA_DDL_LEAD;
-			NEXT_ARG();
-			if (strcmp(*argv, "auto") == 0)
-				val[type] = TC_DDL_AUTO;
-			else if (ddl_get_time(&val[type], *argv, 0,
-					      DDL_LEAD_MAX))
-				return ddl_illegal("lead");
-		} else if (strcmp(*argv, "maxperiod") == 0) {
-			type = TCA_DDL_MAXPERIOD;
-			NEXT_ARG();
-			if (ddl_get_time(&val[type], *argv, DDL_MAXPERIOD_MIN,
-					 DDL_MAXPERIOD_MAX))
-				return ddl_illegal("maxperiod");
-		} else if (strcmp(*argv, "epoch") == 0) {
-			type = TCA_DDL_EPOCH;
-			NEXT_ARG();
-			if (ddl_get_time(&val[type], *argv, DDL_EPOCH_MIN,
-					 DDL_EPOCH_MAX))
-				return ddl_illegal("epoch");
-		} else if (strcmp(*argv, "base") == 0) {
-			type = TCA_DDL_BASE;
-			NEXT_ARG();
-			if (get_u64(&base, *argv, 10))
-				return ddl_illegal("base");
-		} else if (strcmp(*argv, "dscp") == 0) {
-			type = TCA_DDL_DSCP;
-			NEXT_ARG();
-			if (ddl_get_dscp(dscp, &ndscp, *argv))
-				return ddl_illegal("dscp");
-		} else if (strcmp(*argv, "shuffle") == 0) {
-			type = TCA_DDL_SHUFFLE;
-			NEXT_ARG();
-			if (strcmp(*argv, "off") == 0)
-				val[type] = 0;
-			else if (ddl_get_time(&val[type], *argv,
-					      DDL_SHUFFLE_MIN, DDL_SHUFFLE_MAX))
-				return ddl_illegal("shuffle");
-		} else if (strcmp(*argv, "help") == 0) {
-			explain();
-			return -1;
-		} else {
-			fprintf(stderr, "What is \"%s\"?\n", *argv);
-			explain();
-			return -1;
-		}
-		set[type] = true;
-		argc--;
-		argv++;
-	}
-
-	/*
-	 * Relations between values given together; against the current
-	 * or default value of the other one, the kernel checks them.
-	 */
-	if (set[TCA_DDL_YIELD] && set[TCA_DDL_SLICE] &&
-	    val[TCA_DDL_YIELD] != TC_DDL_AUTO &&
-	    val[TCA_DDL_SLICE] != TC_DDL_AUTO &&
-	    val[TCA_DDL_YIELD] >= val[TCA_DDL_SLICE]) {
-		fprintf(stderr, "Illegal \"yield\": must be less than \"slice\"\n");
-		return -1;
-	}
-	if (set[TCA_DDL_MAXWAIT] && set[TCA_DDL_SLICE] &&
-	    val[TCA_DDL_SLICE] != TC_DDL_AUTO &&
-	    val[TCA_DDL_MAXWAIT] < val[TCA_DDL_SLICE]) {
-		fprintf(stderr, "Illegal \"maxwait\": must be at least \"slice\"\n");
-		return -1;
-	}
-	if (set[TCA_DDL_LEAD] && set[TCA_DDL_MAXPERIOD] &&
-	    val[TCA_DDL_LEAD] != TC_DDL_AUTO &&
-	    2ULL * val[TCA_DDL_LEAD] >= val[TCA_DDL_MAXPERIOD]) {
-		fprintf(stderr, "Illegal \"lead\": must be shorter than half of \"maxperiod\"\n");
-		return -1;
-	}
 
 	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
 	for (type = TCA_DDL_LIMIT; type <= TCA_DDL_MAX; type++) {
-		if (!set[type])
+		if (!o->set[type])
 			continue;
-		if (type == TCA_DDL_RATE)
-			addattr64(n, 1024, type, rate);	/* NLA_U64 */
-		else if (type == TCA_DDL_BASE)
-			addattr64(n, 1024, type, base);
+		if (type == TCA_DDL_RATE || type == TCA_DDL_BASE)
+			addattr64(n, 1024, type, o->val[type]);
 		else if (type == TCA_DDL_DSCP)
-			addattr_l(n, 1024, type, dscp, ndscp);
+			addattr_l(n, 1024, type, o->dscp, o->ndscp);
 		else
-			addattr32(n, 1024, type, val[type]);
+			addattr32(n, 1024, type, o->val[type]);
 	}
 	addattr_nest_end(n, tail);
+}
+
+/*
+ * The syntax only: the kernel checks every value and every combination,
+ * against the configuration in force, and says what is wrong (extack).
+ */
+static int ddl_parse_opt(TC_QU_CONST struct qdisc_util *qu, int argc,
+			 char **argv, struct nlmsghdr *n, const char *dev)
+{
+	struct ddl_qopt o = {};
+	const struct ddl_opt *opt;
+	int type;
+
+	for (; argc > 0; argc--, argv++) {
+		opt = ddl_find_opt(*argv);
+		if (!opt) {
+			if (strcmp(*argv, "help") != 0)
+				fprintf(stderr, "What is \"%s\"?\n", *argv);
+			explain();
+			return -1;
+		}
+		if (opt->arg != DDL_ARG_ON && opt->arg != DDL_ARG_OFF)
+			NEXT_ARG();
+		type = ddl_get_arg(&o, opt, *argv);
+		if (type < 0) {
+			fprintf(stderr, "Illegal \"%s\"\n", opt->name);
+			explain();
+			return -1;
+		}
+		o.set[type] = true;
+	}
+	ddl_put_opt(n, &o);
 	return 0;
 }
 
@@ -778,8 +664,7 @@ static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
 	while (argc > 0) {
 		if (strcmp(*argv, "weight") == 0) {
 			NEXT_ARG();
-			if (get_u32(&weight, *argv, 0) || weight == 0 ||
-			    weight > DDL_WEIGHT_MAX) {
+			if (get_u32(&weight, *argv, 0)) {
 				fprintf(stderr, "Illegal \"weight\"\n");
 				cexplain();
 				return -1;
@@ -787,7 +672,7 @@ static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
 			set_weight = true;
 		} else if (strcmp(*argv, "size") == 0) {
 			NEXT_ARG();
-			if (ddl_get_size64(&size, *argv, DDL_SIZE_MAX)) {
+			if (ddl_get_size64(&size, *argv)) {
 				fprintf(stderr, "Illegal \"size\"\n");
 				cexplain();
 				return -1;

@@ -52,9 +52,8 @@ int get_u32(__u32 *val, const char *arg, int base);
 int get_u64(__u64 *val, const char *arg, int base);
 int get_rate64(__u64 *rate, const char *str);
 int get_size(unsigned int *size, const char *str);
-int get_time(unsigned int *time, const char *str);
 
-/* tc's time unit: get_time() and sprint_time() work in microseconds. */
+/* tc's time unit: sprint_time() works in microseconds. */
 #define TIME_UNITS_PER_SEC	1000000
 
 #define SPRINT_BSIZE		64

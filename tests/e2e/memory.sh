@@ -101,7 +101,8 @@ expect_eq "under the new limit at once" \
 	"$(( $(sfield "$s" 1: memory_used) <= 262144 ))" 1
 expect_ge "the excess counted in drop_change" \
 	"$(( $(sfield "$s" 1: drop_change) - d0c ))" 1
-expect_fail "memory_limit below 128Kb refused" "out of range" \
+expect_fail "memory_limit below 128Kb refused" \
+	'memory_limit must be at least 128Kb' \
 	tc qdisc change dev d0 root ddl memory_limit 1000
 expect_eq "the refused change left the limit" \
 	"$(qstat d0 1: options.memory_limit)" 262144

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # e2e: fast
 # Every scheduling option: its default, a good change, a bad value refused
-# by tc and (through raw netlink) by the kernel with a clear message, and
-# the old configuration kept after every refusal.  Class weight likewise.
+# by the kernel with a message naming the option, which tc prints (tc
+# itself refuses only what it cannot parse), the same through raw netlink,
+# and the old configuration kept after every refusal.  Class weight and
+# size likewise.
 . "$(dirname "$0")/../lib.sh"
 
 dummy_dev d0
@@ -47,21 +49,65 @@ conf() { opts limit mode slice yield maxwait bgshare key keyttl jobs; }
 want="500 green 30000 2000 1000000 10 dscp 5000 16"
 expect_eq "changed" "$(conf)" "$want"
 
-# tc refuses values outside the ranges before asking the kernel.
-for bad in "mode fast" "slice 50us" "slice 11s" "slice soon" "yield 11s" \
-	"maxwait 500us" "maxwait 61s" "bgshare 51" "bgshare -1" "key ip" \
-	"keyttl 3601s" "jobs 0" "jobs 4097"; do
+# tc refuses what it cannot parse.
+for bad in "mode fast" "slice soon" "bgshare -1" "key ip" "limit lots"; do
 	expect_fail "tc refuses '$bad'" "Illegal \"${bad%% *}\"" \
 		tc qdisc change dev d0 root handle 1: ddl $bad
 done
-# The kernel checks the combination and what only it knows.
+# The kernel checks every range and names the option: tc prints its
+# message (extack).
+while IFS='|' read -r bad msg; do
+	expect_fail "kernel refuses '$bad' (tc)" "^Error: $msg" \
+		tc qdisc change dev d0 root handle 1: ddl $bad
+done <<'EOF'
+limit 0|limit must be between 1 and 1048576 packets
+limit 1048577|limit must be between 1 and 1048576 packets
+memory_limit 131071|memory_limit must be at least 128Kb
+jobs 0|jobs must be between 1 and 4096
+jobs 4097|jobs must be between 1 and 4096
+slice 99us|slice must be auto or between 100us and 10s
+slice 11s|slice must be auto or between 100us and 10s
+yield 11s|yield must be auto or at most 10s
+maxwait 999us|maxwait must be between 1ms and 60s
+maxwait 61s|maxwait must be between 1ms and 60s
+bgshare 51|bgshare must be at most 50%
+keyttl 3601s|keyttl must be at most 3600s
+rate 0|rate must be positive
+rate 999bit|rate must be between 1kbit and 1Tbit
+rate 1001gbit|rate must be between 1kbit and 1Tbit
+burst 65mb|burst must be at most 64Mb
+target 1025mb|target must be at most 1Gb
+target 11s|target must be auto or at most 10s
+interval 99us|interval must be between 100us and 10s
+interval 11s|interval must be between 100us and 10s
+lead 11s|lead must be auto or at most 10s
+maxperiod 999us|maxperiod must be between 1ms and 60s
+maxperiod 61s|maxperiod must be between 1ms and 60s
+epoch 99us|epoch must be between 100us and 10s
+epoch 11s|epoch must be between 100us and 10s
+shuffle 9ms|shuffle must be off or between 10ms and 3600s
+shuffle 3601s|shuffle must be off or between 10ms and 3600s
+dscp 64|A DSCP is 0..63
+dscp 1,2,3,4,5,6,7,8,9|dscp takes at most 8 code points
+EOF
+# And every combination, against what is in force.
 expect_fail "yield >= slice refused" 'yield must be shorter than the slice' \
 	tc qdisc change dev d0 root handle 1: ddl yield 40ms
 expect_fail "maxwait < slice refused" 'maxwait must be at least one slice' \
 	tc qdisc change dev d0 root handle 1: ddl slice 2s
+expect_fail "yield >= slice, both given, refused" \
+	'yield must be shorter than the slice' \
+	tc qdisc change dev d0 root handle 1: ddl slice 10ms yield 10ms
+expect_fail "maxwait < slice, both given, refused" \
+	'maxwait must be at least one slice' \
+	tc qdisc change dev d0 root handle 1: ddl slice 20ms maxwait 10ms
+expect_fail "lead of half maxperiod refused" \
+	'lead must be shorter than half of maxperiod' \
+	tc qdisc change dev d0 root handle 1: ddl rate 1gbit target 2ms \
+	lead 1s maxperiod 2s
 expect_fail "jobs cannot change" 'number of jobs is fixed' \
 	tc qdisc change dev d0 root handle 1: ddl jobs 8
-expect_eq "config kept after tc refusals" "$(conf)" "$want"
+expect_eq "config kept after the refusals" "$(conf)" "$want"
 
 # The kernel refuses on its own (raw netlink, no plugin): one python
 # process sends the requests in turn, an answer per line.
@@ -69,18 +115,24 @@ mapfile -t ans < <(raw mode=5 / slice=99 / slice=10000001 / yield=10000001 / \
 	maxwait=999 / bgshare=51 / key=5 / keyttl=3600001 / jobs=0 / \
 	jobs=4097 / yield=30000 / maxwait=29999 / limit=7 slice=99)
 expect_eq "kernel: 13 answers" "${#ans[@]}" 13
-expect_match "kernel: mode 5" "${ans[0]}" 'error -34: .*(out of range|max)'
+expect_match "kernel: mode 5" "${ans[0]}" 'error -34: Unknown mode$'
 expect_match "kernel: slice 99" "${ans[1]}" \
-	'error -34: slice must be auto or between 100us and 10s'
-expect_match "kernel: slice 10000001" "${ans[2]}" 'error -34'
+	'error -34: slice must be auto or between 100us and 10s$'
+expect_match "kernel: slice 10000001" "${ans[2]}" \
+	'error -34: slice must be auto or between 100us and 10s$'
 expect_match "kernel: yield 10000001" "${ans[3]}" \
-	'error -34: yield must be auto or at most 10s'
-expect_match "kernel: maxwait 999" "${ans[4]}" 'error -34'
-expect_match "kernel: bgshare 51" "${ans[5]}" 'error -34'
-expect_match "kernel: key 5" "${ans[6]}" 'error -34'
-expect_match "kernel: keyttl 3600001" "${ans[7]}" 'error -34'
-expect_match "kernel: jobs 0" "${ans[8]}" 'error -34'
-expect_match "kernel: jobs 4097" "${ans[9]}" 'error -34'
+	'error -34: yield must be auto or at most 10s$'
+expect_match "kernel: maxwait 999" "${ans[4]}" \
+	'error -34: maxwait must be between 1ms and 60s$'
+expect_match "kernel: bgshare 51" "${ans[5]}" \
+	'error -34: bgshare must be at most 50%$'
+expect_match "kernel: key 5" "${ans[6]}" 'error -34: Unknown key$'
+expect_match "kernel: keyttl 3600001" "${ans[7]}" \
+	'error -34: keyttl must be at most 3600s$'
+expect_match "kernel: jobs 0" "${ans[8]}" \
+	'error -34: jobs must be between 1 and 4096$'
+expect_match "kernel: jobs 4097" "${ans[9]}" \
+	'error -34: jobs must be between 1 and 4096$'
 expect_match "kernel: yield = slice" "${ans[10]}" \
 	'error -22: .*yield must be shorter than the slice'
 expect_match "kernel: maxwait < slice" "${ans[11]}" \
@@ -100,14 +152,23 @@ cw() { cfield "$(cstats d0)" "1:$1" options.weight; }
 expect_eq "default weight" "$(cw 3)" 1
 run "weight 4" tc class change dev d0 parent 1: classid 1:3 ddl weight 4
 expect_eq "weight changed" "$(cw 3)" 4
-expect_fail "tc refuses weight 0" 'Illegal "weight"' \
+expect_fail "tc refuses weight x" 'Illegal "weight"' \
+	tc class change dev d0 parent 1: classid 1:3 ddl weight x
+expect_fail "kernel refuses weight 0 (tc)" \
+	'^Error: weight must be between 1 and 256' \
 	tc class change dev d0 parent 1: classid 1:3 ddl weight 0
-expect_fail "tc refuses weight 257" 'Illegal "weight"' \
+expect_fail "kernel refuses weight 257 (tc)" \
+	'^Error: weight must be between 1 and 256' \
 	tc class change dev d0 parent 1: classid 1:3 ddl weight 257
+expect_fail "kernel refuses size 2tb (tc)" \
+	'^Error: size must be at most 1Tb' \
+	tc class change dev d0 parent 1: classid 1:3 ddl size 2tb
 expect_match "kernel refuses weight 0" \
-	"$(python3 -S "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=0 2>&1)" 'error -34'
+	"$(python3 -S "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=0 2>&1)" \
+	'error -34: weight must be between 1 and 256$'
 expect_match "kernel refuses weight 257" \
-	"$(python3 -S "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=257 2>&1)" 'error -34'
+	"$(python3 -S "$TESTS_DIR/nlraw.py" d0 class 1:3 weight=257 2>&1)" \
+	'error -34: weight must be between 1 and 256$'
 expect_fail "background has no weight" 'background class is never green' \
 	tc class change dev d0 parent 1: classid 1:ffff ddl weight 2
 expect_fail "no new classes" 'classes are fixed' \

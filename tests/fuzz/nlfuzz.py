@@ -532,10 +532,9 @@ class Fuzzer:
 	def class_valid(self, tb):
 		"""The class options' model: the weights set, or Refused."""
 		if "__dup__" in tb:
-			# Each copy is validated; the last one counts.
+			# The last copy counts, and only its value is checked
+			# (ddl_class_policy checks types only).
 			k, v = tb.pop("__dup__")
-			if not 1 <= tb.get(k, 1) <= 256:
-				raise Refused("weight range")
 			tb[k] = v
 		if "weight" in tb and not 1 <= tb["weight"] <= 256:
 			raise Refused("weight range")
@@ -543,19 +542,20 @@ class Fuzzer:
 
 	def qdisc_valid(self, tb):
 		if "__dup__" in tb:
+			# The last copy counts, and only its value is checked
+			# (ddl_policy checks types only).
 			k, v = tb.pop("__dup__")
-			if k in tb and not self.in_policy(k, tb[k]):
-				raise Refused("policy")
 			tb[k] = v
 		for k, v in tb.items():
-			if not self.in_policy(k, v):
-				raise Refused("policy " + k)
+			if not self.in_range(k, v):
+				raise Refused("range " + k)
 		return tb
 
 	@staticmethod
-	def in_policy(k, v):
-		"""ddl_policy's ranges (slice, yield, rate, target_time and
-		lead: parse-time)."""
+	def in_range(k, v):
+		"""ddl_check_ranges()'s plain ranges (slice, yield, rate,
+		target_time and lead, which take a special value too: in
+		predict())."""
 		_, size, lo, hi = ATTRS[k]
 		if k in ("slice", "yield", "rate", "target_time", "lead"):
 			return True
