@@ -14,6 +14,7 @@
 #include "ddl_cluster.c"
 #include "ddl_keymap.c"
 #include "ddl_pace.c"
+#include "ddl_burst.c"
 #include "ddl_predict.c"
 #include "ddl_log.c"
 

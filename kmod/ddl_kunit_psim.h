@@ -84,7 +84,7 @@ static inline void ddl_psim_send(struct ddl_psim *sim, u32 idx, u32 len,
 /*
  * Job @idx receives @bytes at @t and sends them at once in packets of up
  * to DDL_P_PKT, one per us; its queue is empty at the end.  Returns what
- * ddl_burst_start() said.
+ * ddl_arrived() said.
  */
 static inline bool ddl_psim_burst(struct ddl_psim *sim, u32 idx, u64 t,
 				  u64 bytes)

@@ -2,9 +2,13 @@
 /*
  * ddl_sched.c - the sch_ddl scheduling core: the configuration, and who
  * sends next: the green job (in mode fair the job whose burst has the
- * smallest finish tag, ddl_fair.c; in the rotation modes fixed slices or
- * turns learned from each job's bursts, and yield), the starvation guard,
- * the background share and deficit round robin among the yellow jobs.
+ * smallest finish tag, ddl_fair.c; in mode cluster the job whose burst has
+ * the smallest cluster key, ddl_cluster.c; in the rotation modes fixed
+ * slices or turns learned from each job's bursts, and yield), the
+ * starvation guard, the background share, the ACK lane (a job that holds
+ * only pure ACKs is served ahead of the order, for a bounded share) and
+ * deficit round robin among the yellow jobs.  It is the core's top: the
+ * glue calls in here, and it calls each other unit at most once per call.
  *
  * Everything here runs in O(1) per packet: backlogged jobs are a two-level
  * bitmap (64 x 64 bits) and the waiters and DRR rings are lists that only
@@ -185,28 +189,6 @@ u32 ddl_bm_next(const struct ddl_sched *s, u32 from)
 }
 
 /**
- * ddl_calloc() - allocate a zeroed array of per-class state
- * @n: number of elements
- * @size: size of one element
- *
- * Up to a page from kmalloc; past a page from vmalloc, which rounds up
- * to a page where kmalloc (and the kvcalloc() that tries it first) rounds
- * up to a power of two: the arrays of the 1025 classes of a 1024-job
- * instance would cost a quarter to a third more.  The price is 4 KiB
- * mappings where the direct map may use larger ones, as for any
- * kvcalloc() that falls back to vmalloc.
- *
- * Context: process context; allocates with GFP_KERNEL.
- * Return: the array, to be freed with kvfree(), or NULL.
- */
-void *ddl_calloc(size_t n, size_t size)
-{
-	size_t bytes = array_size(n, size);
-
-	return bytes > PAGE_SIZE ? vzalloc(bytes) : kzalloc(bytes, GFP_KERNEL);
-}
-
-/**
  * ddl_sched_init() - allocate and initialise the scheduler state
  * @s: scheduler, zeroed by the caller
  * @jobs: number of job classes, DDL_JOBS_MIN .. DDL_JOBS_MAX
@@ -218,7 +200,7 @@ void *ddl_calloc(size_t n, size_t size)
  */
 int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 {
-	u32 i, buckets;
+	u32 i;
 
 	if (jobs < DDL_JOBS_MIN || jobs > DDL_JOBS_MAX)
 		return -EINVAL;
@@ -227,23 +209,11 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	s->green = DDL_NONE;
 	INIT_LIST_HEAD(&s->waiters);
 	INIT_LIST_HEAD(&s->rr);
-	INIT_LIST_HEAD(&s->idle);
 	INIT_LIST_HEAD(&s->acks);
 	s->ack_credit = DDL_ACK_CREDIT_MAX;
-	s->periodic = RB_ROOT_CACHED;
-	s->fair = RB_ROOT_CACHED;
-	s->gps = RB_ROOT_CACHED;
-	s->cl = RB_ROOT_CACHED;
-	s->ranked = RB_ROOT_CACHED;
-	s->lead_job = DDL_NONE;
 
-	/* hash_32() needs at least one bit. */
-	buckets = max_t(u32, roundup_pow_of_two(jobs), 2);
-	s->keyhash_bits = ilog2(buckets);
-	s->keyhash = kvcalloc(buckets, sizeof(*s->keyhash), GFP_KERNEL);
 	s->cls = ddl_calloc(jobs + 1, sizeof(*s->cls));
-	s->jlog = ddl_calloc(jobs, sizeof(*s->jlog));
-	if (!s->keyhash || !s->cls || !s->jlog) {
+	if (!s->cls || ddl_keymap_init(s) || ddl_log_init(s)) {
 		ddl_sched_destroy(s);
 		return -ENOMEM;
 	}
@@ -252,16 +222,12 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 
 		INIT_LIST_HEAD(&c->wait_node);
 		INIT_LIST_HEAD(&c->rr_node);
-		INIT_HLIST_NODE(&c->key_node);
-		INIT_LIST_HEAD(&c->idle_node);
 		INIT_LIST_HEAD(&c->ack_node);
-		RB_CLEAR_NODE(&c->periodic_node);
-		RB_CLEAR_NODE(&c->fair_node);
-		RB_CLEAR_NODE(&c->gps_node);
-		RB_CLEAR_NODE(&c->cl_node);
-		RB_CLEAR_NODE(&c->rank_node);
 		c->weight = DDL_WEIGHT_DEFAULT;
 	}
+	ddl_pred_init(s);
+	ddl_fair_init(s);
+	ddl_cluster_init(s);
 	return 0;
 }
 
@@ -273,18 +239,10 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
  */
 void ddl_sched_destroy(struct ddl_sched *s)
 {
-	kvfree(s->jlog);
+	ddl_log_destroy(s);
+	ddl_keymap_destroy(s);
 	kvfree(s->cls);
-	kvfree(s->keyhash);
-	s->jlog = NULL;
 	s->cls = NULL;
-	s->keyhash = NULL;
-}
-
-/* Job @c's learned time between burst starts, 0 while it has none. */
-static u64 ddl_period(const struct ddl_cls *c)
-{
-	return c->samples ? c->period : 0;
 }
 
 /**
@@ -310,7 +268,8 @@ u64 ddl_turn_ns(const struct ddl_sched *s, const struct ddl_params *p,
 
 	if (p->slice_us != TC_DDL_AUTO)
 		return (u64)p->slice_us * NSEC_PER_USEC_U64 * c->weight;
-	return min_t(u64, ddl_period(c) * DDL_AUTO_TURN_PERIODS * c->weight,
+	return min_t(u64,
+		     ddl_pred_period(&c->pred) * DDL_AUTO_TURN_PERIODS * c->weight,
 		     (u64)DDL_SLICE_MAX * NSEC_PER_USEC_U64);
 }
 
@@ -332,7 +291,7 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 {
 	if (p->yield_us != TC_DDL_AUTO)
 		return (u64)p->yield_us * NSEC_PER_USEC_U64;
-	return max_t(u64, ddl_period(&s->cls[idx]), DDL_BURST_GAP_NS);
+	return max_t(u64, ddl_pred_period(&s->cls[idx].pred), DDL_BURST_GAP_NS);
 }
 
 /* Close @s->green's current stint and make job @idx green. */
@@ -341,7 +300,7 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 {
 	struct ddl_cls *c;
 
-	ddl_turn_record(s, idx, why, now);
+	ddl_turn_record(s, s->green, idx, why, now);
 	if (s->green != DDL_NONE)
 		s->cls[s->green].green_ns += now - s->green_since;
 
@@ -590,18 +549,8 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	c->wait_since = now;
 	c->head_since = now;
 	list_move_tail(&c->wait_node, &s->waiters);
-	c->cur_bytes += len;
-
-	if (p->rate) {
-		if (s->throttled_since) {
-			s->throttled_ns += now - s->throttled_since;
-			s->throttled_since = 0;
-			s->paced_pkts++;
-			s->paced_bytes += len;
-		}
-		s->pace_next = ddl_edt_next(s->pace_next, &s->pace_rem, now,
-					    len, p->rate, p->burst_ns);
-	}
+	ddl_burst_sent(&c->burst, len);
+	ddl_pace_sent(s, p, len, now);
 
 	if (idx == s->green)
 		c->bytes_green += len;
@@ -664,13 +613,47 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (idx != DDL_BG(s) && len >= DDL_BURST_PKT_MIN && c->data_qlen &&
-	    !--c->data_qlen) {
-		c->empty_since = now;
+	if (idx != DDL_BG(s) && ddl_burst_left(&c->burst, len, now)) {
 		/* What it still holds are ACKs; ddl_deactivate() if none. */
 		if (list_empty(&c->ack_node))
 			list_add_tail(&c->ack_node, &s->acks);
 	}
+}
+
+/**
+ * ddl_arrived() - a packet joined a class's queue, after ddl_activate()
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class index
+ * @len: packet length, bytes
+ * @now: current time, ns
+ *
+ * The packet's job learns whether its burst starts or goes on after a
+ * pause (ddl_burst_arrived()); then the orders, which tag the burst and
+ * count its bytes.  A job that holds packets but no data is in the ACK
+ * lane (ddl_pick()).
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
+ * starts or its tag grows.
+ * Return: true if a burst started.
+ */
+bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		 u32 len, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	enum ddl_burst_event ev;
+
+	if (idx == DDL_BG(s))
+		return false;
+	ev = ddl_burst_arrived(s, p, idx, len, now);
+	if (len >= DDL_BURST_PKT_MIN)
+		list_del_init(&c->ack_node);
+	else if (!ddl_burst_has_data(&c->burst) && list_empty(&c->ack_node))
+		list_add_tail(&c->ack_node, &s->acks);
+	ddl_fair_arrived(s, idx, len, ev, now);
+	if (s->cl.on)	/* mode fair pays a test per packet, not a call */
+		ddl_cluster_arrived(s, p, idx, len, ev, now);
+	return ev == DDL_BURST_START;
 }
 
 /**
@@ -724,8 +707,7 @@ void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
 		c->deficit = (s64)DDL_QUANTUM * c->weight;
 	if (idx == s->green)
 		s->green_empty_since = 0;
-	if (c->keyed)
-		list_del_init(&c->idle_node);
+	ddl_key_busy(&c->keymap);
 }
 
 /**
@@ -755,16 +737,10 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 	ddl_cluster_unqueue(s, c);
 	list_del_init(&c->rr_node);
 	list_del_init(&c->ack_node);
-	if (c->data_qlen) {
-		c->data_qlen = 0;
-		c->empty_since = now;
-	}
+	ddl_burst_idle(&c->burst, now);
 	if (idx == s->green)
 		s->green_empty_since = now;
-	if (c->keyed) {
-		c->idle_since = now;
-		list_add_tail(&c->idle_node, &s->idle);
-	}
+	ddl_key_idle(&s->keymap, &c->keymap, now);
 }
 
 /**
@@ -810,36 +786,39 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		     const struct ddl_params *p, u64 now)
 {
-	u32 i;
-
 	if (s->green != DDL_NONE && old->slice_us != p->slice_us)
 		s->slice_end = s->slice_start + ddl_turn_ns(s, p, s->green);
 
 	if (old->bgshare != p->bgshare)
 		s->bg_credit = 0;
 
-	if (old->key != p->key) {
-		for (i = 0; i < s->jobs; i++)
-			if (s->cls[i].keyed)
-				ddl_key_release(s, &s->cls[i]);
-	}
+	if (old->key != p->key)
+		ddl_keymap_release_all(s);
 
-	if (old->rate != p->rate || old->burst_ns != p->burst_ns) {
-		/* The next packet may leave now, without idle credit. */
-		s->pace_next = min(s->pace_next, now);
-		s->pace_rem = 0;
-	}
-	if (!p->rate)
-		ddl_pace_release(s, now);
-
+	ddl_pace_reconfigure(s, old, p, now);
 	ddl_cluster_mode(s, p, now);
 
 	if (old->target_bytes != p->target_bytes ||
 	    old->lead_ns != p->lead_ns ||
-	    old->maxperiod_us != p->maxperiod_us) {
+	    old->maxperiod_us != p->maxperiod_us)
 		ddl_disarm(s, now);
-		s->above = false;
-	}
+}
+
+/**
+ * ddl_quiesce() - the qdisc was emptied (reset)
+ * @s: scheduler
+ * @now: current time, ns
+ *
+ * Ends a hold of the shaper, lets the next packet leave at once without
+ * idle credit, closes an open lead window and restarts the target control.
+ * Learned periods are kept.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_quiesce(struct ddl_sched *s, u64 now)
+{
+	ddl_pace_reset(s, now);
+	ddl_disarm(s, now);
 }
 
 /**

@@ -47,13 +47,13 @@ struct ddl_fsim {
 	u32			cap;
 };
 
-static int ddl_fair_init(struct kunit *test)
+static int ddl_fair_test_init(struct kunit *test)
 {
 	test->priv = NULL;
 	return 0;
 }
 
-static void ddl_fair_exit(struct kunit *test)
+static void ddl_fair_test_exit(struct kunit *test)
 {
 	struct ddl_fsim *f = test->priv;
 
@@ -374,7 +374,7 @@ static void ddl_fsim_random(struct kunit *test, u32 seed, bool static_order,
 	ddl_fsim_weights(f);
 	ddl_fsim_rounds(f, &rnd, 12);
 	ddl_fsim_all(f, sum);
-	ddl_fair_exit(test);
+	ddl_fair_test_exit(test);
 	test->priv = NULL;
 }
 
@@ -456,9 +456,9 @@ static void ddl_fair_one_job_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, f->b[i].done - f->b[i].arrive,
 				100ULL * DDL_F_PKT);
 	KUNIT_EXPECT_EQ(test, sum.late, 0U);
-	KUNIT_EXPECT_EQ(test, f->s.gps_jobs, 0U);
+	KUNIT_EXPECT_EQ(test, f->s.fair.gps_jobs, 0U);
 	/* Only the first burst, of unknown size: 64 KiB doubled twice. */
-	KUNIT_EXPECT_EQ(test, f->s.tag_exts, 2ULL);
+	KUNIT_EXPECT_EQ(test, f->s.fair.tag_exts, 2ULL);
 }
 
 /*
@@ -476,8 +476,8 @@ static void ddl_fair_unknown_size_test(struct kunit *test)
 	ddl_fsim_run(f);
 	KUNIT_EXPECT_EQ(test, f->b[1].done, DDL_F_GAP + 70ULL * DDL_F_PKT);
 	KUNIT_EXPECT_EQ(test, f->b[0].done, DDL_F_GAP + 720ULL * DDL_F_PKT);
-	KUNIT_EXPECT_GT(test, f->s.cls[0].tag_exts, 0ULL);
-	KUNIT_EXPECT_EQ(test, f->s.cls[1].tag_exts, 0ULL);
+	KUNIT_EXPECT_GT(test, f->s.cls[0].fair.tag_exts, 0ULL);
+	KUNIT_EXPECT_EQ(test, f->s.cls[1].fair.tag_exts, 0ULL);
 }
 
 /* Send bursts of @size of job 0 and of @other of job 1, each alone. */
@@ -523,7 +523,7 @@ static void ddl_fair_underestimate_test(struct kunit *test)
 {
 	struct ddl_fsim *f = ddl_fair_after_100(test, 400, 50);
 
-	KUNIT_EXPECT_GT(test, f->s.cls[0].tag_exts, 0ULL);
+	KUNIT_EXPECT_GT(test, f->s.cls[0].fair.tag_exts, 0ULL);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 1].done, f->b[f->nb - 2].done);
 	KUNIT_EXPECT_LE(test, f->b[f->nb - 1].done,
 			f->b[f->nb - 1].done_gps + DDL_F_PKT);
@@ -541,7 +541,7 @@ static void ddl_fair_slack_test(struct kunit *test)
 	struct ddl_fsim *f = ddl_fair_after_100(test, 103, 5);
 
 	/* Only the first, unknown sizes grew the tags: alike for both. */
-	KUNIT_EXPECT_EQ(test, f->s.cls[0].tag_exts, f->s.cls[1].tag_exts);
+	KUNIT_EXPECT_EQ(test, f->s.cls[0].fair.tag_exts, f->s.cls[1].fair.tag_exts);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 2].done, f->b[f->nb - 1].done);
 	KUNIT_EXPECT_LE(test, f->b[f->nb - 2].done,
 			f->b[f->nb - 2].done_gps + DDL_F_PKT);
@@ -571,7 +571,7 @@ static void ddl_fair_size_change_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, f->b[7].done, f->b[6].done);
 	/* Learned down: the last bursts of job 0 go first. */
 	KUNIT_EXPECT_LT(test, f->b[22].done, f->b[23].done);
-	KUNIT_EXPECT_LT(test, f->s.cls[0].burst_size, 100ULL * DDL_F_PKT);
+	KUNIT_EXPECT_LT(test, f->s.cls[0].pred.burst_size, 100ULL * DDL_F_PKT);
 }
 
 /*
@@ -669,9 +669,9 @@ static void ddl_fair_resume_test(struct kunit *test)
 	u64 u = ddl_vlen(DDL_F_PKT, 1);
 	u32 i;
 
-	s->cls[0].burst_size = 100 * DDL_F_PKT;
-	s->cls[1].burst_size = 300 * DDL_F_PKT;
-	s->cls[2].burst_size = 40 * DDL_F_PKT;
+	s->cls[0].pred.burst_size = 100 * DDL_F_PKT;
+	s->cls[1].pred.burst_size = 300 * DDL_F_PKT;
+	s->cls[2].pred.burst_size = 40 * DDL_F_PKT;
 
 	ddl_fair_burst(s, 1, 0);
 	ddl_fr_queue(s, 1, 300);
@@ -679,27 +679,27 @@ static void ddl_fair_resume_test(struct kunit *test)
 	ddl_fr_queue(s, 0, 50);
 	KUNIT_ASSERT_EQ(test, ddl_fair_first(s), 0U);
 	ddl_fr_serve(s, 0, 50, true);
-	KUNIT_EXPECT_EQ(test, s->vtime, 25 * u);
+	KUNIT_EXPECT_EQ(test, s->fair.vtime, 25 * u);
 
 	/* Early: the reference still holds the tag, which stays. */
 	ddl_fair_resume(s, 0);
-	KUNIT_EXPECT_EQ(test, s->cls[0].vfinish, 100 * u);
-	KUNIT_EXPECT_EQ(test, s->gps_jobs, 2U);
+	KUNIT_EXPECT_EQ(test, s->cls[0].fair.vfinish, 100 * u);
+	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 2U);
 
 	/* Job 1 alone on the link: at V = 100 the reference finishes job 0. */
 	ddl_fr_serve(s, 1, 150, false);
-	KUNIT_EXPECT_EQ(test, s->vtime, 100 * u);
-	KUNIT_EXPECT_EQ(test, s->gps_jobs, 1U);
+	KUNIT_EXPECT_EQ(test, s->fair.vtime, 100 * u);
+	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 1U);
 
 	ddl_fair_burst(s, 2, 0);
 	ddl_fr_queue(s, 2, 40);
-	KUNIT_EXPECT_EQ(test, s->cls[2].vfinish, 140 * u);
+	KUNIT_EXPECT_EQ(test, s->cls[2].fair.vfinish, 140 * u);
 	ddl_fair_queue(s, &s->cls[0]);
 	ddl_fair_resume(s, 0);
 	ddl_fr_queue(s, 0, 50);
 	/* The rest, 50 packets, from V. */
-	KUNIT_EXPECT_EQ(test, s->cls[0].vfinish, 150 * u);
-	KUNIT_EXPECT_EQ(test, s->gps_jobs, 3U);
+	KUNIT_EXPECT_EQ(test, s->cls[0].fair.vfinish, 150 * u);
+	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 3U);
 
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		KUNIT_EXPECT_EQ(test, ddl_fair_first(s), order[i]);
@@ -709,7 +709,7 @@ static void ddl_fair_resume_test(struct kunit *test)
 
 	/* A burst sent whole has nothing to put back. */
 	ddl_fair_resume(s, 2);
-	KUNIT_EXPECT_EQ(test, s->cls[2].vfinish, 140 * u);
+	KUNIT_EXPECT_EQ(test, s->cls[2].fair.vfinish, 140 * u);
 }
 
 /*
@@ -838,7 +838,7 @@ static void ddl_csim_run(struct kunit *test, struct ddl_csim *c, u32 mode)
 		if (++it[j] == c->iters)
 			left--;
 	}
-	ddl_fair_exit(test);
+	ddl_fair_test_exit(test);
 	test->priv = NULL;
 }
 
@@ -1056,9 +1056,9 @@ static void ddl_fair_wrong_size_test(struct kunit *test)
 			worst = max(worst, behind - bound);
 			n++;
 		}
-		KUNIT_EXPECT_EQ(test, f->s.cls[0].burst_size,
+		KUNIT_EXPECT_EQ(test, f->s.cls[0].pred.burst_size,
 				max(lsize, bsize));
-		ddl_fair_exit(test);
+		ddl_fair_test_exit(test);
 		test->priv = NULL;
 	}
 	kunit_info(test, "%u bursts of the others: worst %lld ns past the bound",
@@ -1136,7 +1136,7 @@ static u64 ddl_unknown_run(struct kunit *test, u32 jobs, const u32 *pkts,
 		sum += now;
 		left--;
 	}
-	ddl_fair_exit(test);
+	ddl_fair_test_exit(test);
 	test->priv = NULL;
 	return sum;
 }
@@ -1310,8 +1310,8 @@ static struct ddl_asim *ddl_asim_new(struct kunit *test)
 			ddl_asim_send(a);
 		a->now += DDL_F_GAP;
 	}
-	KUNIT_ASSERT_EQ(test, a->f->s.cls[0].burst_size, 40ULL * DDL_F_PKT);
-	KUNIT_ASSERT_EQ(test, a->f->s.cls[1].burst_size, 20ULL * DDL_F_PKT);
+	KUNIT_ASSERT_EQ(test, a->f->s.cls[0].pred.burst_size, 40ULL * DDL_F_PKT);
+	KUNIT_ASSERT_EQ(test, a->f->s.cls[1].pred.burst_size, 20ULL * DDL_F_PKT);
 	KUNIT_ASSERT_EQ(test, a->f->s.ack_runs, 0ULL);
 	for (i = 0; i < 20; i++)
 		ddl_asim_queue(a, 1, DDL_F_PKT);
@@ -1419,8 +1419,8 @@ static struct kunit_case ddl_fair_test_cases[] = {
 
 static struct kunit_suite ddl_fair_test_suite = {
 	.name = "sch_ddl_fair",
-	.init = ddl_fair_init,
-	.exit = ddl_fair_exit,
+	.init = ddl_fair_test_init,
+	.exit = ddl_fair_test_exit,
 	.test_cases = ddl_fair_test_cases,
 };
 

@@ -546,39 +546,39 @@ static void ddl_pace_hold_accounting_test(struct kunit *test)
 				       "packet %u", i);
 		ddl_psim_send(sim, 0, 1500, t0);
 	}
-	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 12000);
-	KUNIT_EXPECT_EQ(test, s->throttles, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 12000);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 0ULL);
 
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0));
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 5000));
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 11999));
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + 12000));
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 	ddl_psim_send(sim, 0, 1500, t0 + 12000);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 12000ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, 1500ULL);
-	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 24000);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 12000ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, 1500ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 24000);
 
 	/* A second hold period, asked first at 20 us, ends with a late send. */
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 20000));
-	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
 	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + 30000));
 	ddl_psim_send(sim, 0, 9000, t0 + 30000);
-	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 22000ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 2ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, 10500ULL);
-	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 24000 + 72000);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 22000ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, 10500ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 24000 + 72000);
 
 	/* A packet sent without a hold is not a paced one. */
 	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + DDL_P_SEC));
 	ddl_psim_send(sim, 0, 1500, t0 + DDL_P_SEC);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 2ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 22000ULL);
-	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 22000ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
 }
 
 struct ddl_greedy_case {
@@ -623,7 +623,7 @@ static void ddl_pace_greedy_test(struct kunit *test)
 	ddl_activate(s, 1, now);
 
 	while (sent < c->n) {
-		u64 next = s->pace_next;
+		u64 next = s->pace.next;
 
 		if (ddl_pace_hold(s, &sim->p, now)) {
 			KUNIT_ASSERT_GT(test, next, now);
@@ -638,21 +638,21 @@ static void ddl_pace_greedy_test(struct kunit *test)
 		}
 		ddl_psim_send(sim, 1, c->len, now);
 		sent++;
-		KUNIT_EXPECT_EQ(test, s->paced_pkts, (u64)waits);
+		KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, (u64)waits);
 		after_hold = false;
 	}
 	KUNIT_EXPECT_FALSE(test, after_hold);
-	KUNIT_EXPECT_EQ(test, s->throttles, (u64)waits);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, held);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, (u64)waits);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, (u64)waits * c->len);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, (u64)waits);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, held);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, (u64)waits);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, (u64)waits * c->len);
 	KUNIT_EXPECT_GT(test, waits, 0U);
 
 	/* From the idle start, now - burst_ns, at the rate, to the ns. */
 	q = div64_u64_rem((u64)c->n * c->len * DDL_P_SEC, c->rate, &r);
-	KUNIT_EXPECT_GE(test, s->pace_next,
+	KUNIT_EXPECT_GE(test, s->pace.next,
 			DDL_P_T0 * 100 - sim->p.burst_ns + q);
-	KUNIT_EXPECT_LE(test, s->pace_next,
+	KUNIT_EXPECT_LE(test, s->pace.next,
 			DDL_P_T0 * 100 - sim->p.burst_ns + q + (r ? 1 : 0));
 }
 
@@ -670,10 +670,10 @@ static void ddl_pace_no_rate_test(struct kunit *test)
 		ddl_psim_send(sim, 0, 65536, DDL_P_T0);
 	}
 	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, 0));
-	KUNIT_EXPECT_EQ(test, s->throttles, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, 0ULL);
 }
 
 struct ddl_newrate_case {
@@ -727,19 +727,19 @@ static void ddl_pace_new_rate_test(struct kunit *test)
 		KUNIT_ASSERT_LE(test, bytes, burst + c->len);
 	}
 	KUNIT_EXPECT_EQ(test, bytes, (u64)c->len);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 10ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 10ULL);
 
 	/* Then one packet per len / rate. */
 	gap = div64_u64((u64)c->len * DDL_P_SEC, c->new_rate);
-	t = s->pace_next;
+	t = s->pace.next;
 	ddl_psim_send(sim, 0, c->len, t);
-	prev = s->pace_next;
+	prev = s->pace.next;
 	KUNIT_EXPECT_GE(test, prev - t, gap);
 	KUNIT_EXPECT_LE(test, prev - t, gap + 1);
 	ddl_psim_send(sim, 0, c->len, prev);
-	KUNIT_EXPECT_GE(test, s->pace_next - prev, gap);
-	KUNIT_EXPECT_LE(test, s->pace_next - prev, gap + 1);
+	KUNIT_EXPECT_GE(test, s->pace.next - prev, gap);
+	KUNIT_EXPECT_LE(test, s->pace.next - prev, gap + 1);
 }
 
 /* Reconfiguring something else leaves a held queue held. */
@@ -755,7 +755,7 @@ static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 	ddl_activate(s, 0, DDL_P_T0);
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
-	next = s->pace_next;
+	next = s->pace.next;
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 1));
 
 	old = sim->p;
@@ -764,8 +764,8 @@ static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 	ddl_reconfigure(s, &old, &sim->p, DDL_P_T0 + 2);
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 3));
-	KUNIT_EXPECT_EQ(test, s->pace_next, next);
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.next, next);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 }
 
 /* Shaping turned off: nothing is held from then on; the hold ends there. */
@@ -788,14 +788,14 @@ static void ddl_pace_rate_off_test(struct kunit *test)
 	sim->p.burst = 0;
 	ddl_params_derive(&sim->p);
 	ddl_reconfigure(s, &old, &sim->p, DDL_P_T0 + 700);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 600ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 600ULL);
 	for (i = 0; i < 10; i++) {
 		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p,
 						       DDL_P_T0 + 800));
 		ddl_psim_send(sim, 0, 65536, DDL_P_T0 + 800);
 	}
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 600ULL);
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 600ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 }
 
 /*
@@ -814,26 +814,26 @@ static void ddl_pace_release_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 	ddl_activate(s, 0, DDL_P_T0);
 	ddl_pace_release(s, DDL_P_T0);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 0ULL);
 
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
-	next = s->pace_next;
+	next = s->pace.next;
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 100));
 	ddl_pace_release(s, DDL_P_T0 + 400);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
 	ddl_pace_release(s, DDL_P_T0 + 900);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
 
 	ddl_psim_send(sim, 0, 1500, next);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, next + 1000));
-	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
-	ddl_psim_send(sim, 0, 1500, s->pace_next);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
+	ddl_psim_send(sim, 0, 1500, s->pace.next);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 1ULL);
 }
 
 static struct kunit_case ddl_pace_test_cases[] = {
@@ -1190,7 +1190,7 @@ static void ddl_aqm_lead_window_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, tt),
 				DDL_SIG_LEAD);
 	}
-	KUNIT_EXPECT_EQ(test, s->pred_hits, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, 1ULL);
 	for (tt = t + lead; tt < t + 5 * period; tt += 100 * DDL_P_US) {
 		ddl_window(s, p, tt);
 		sig = ddl_aqm(s, p, above, DDL_P_PKT, tt);
@@ -1200,7 +1200,7 @@ static void ddl_aqm_lead_window_test(struct kunit *test)
 			last = tt;
 		}
 	}
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
 	KUNIT_EXPECT_NE(test, last, 0ULL);
 }
 

@@ -1293,7 +1293,7 @@ static void ddl_change_key_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ddl_key_class(s, &sim->p, 10 + 10 * i, 0),
 				keyed[i]);
 	ddl_sim_enqueue(sim, 1, 3);
-	KUNIT_ASSERT_EQ(test, s->keys_mapped, 3U);
+	KUNIT_ASSERT_EQ(test, s->keymap.mapped, 3U);
 
 	old = sim->p;
 	sim->p.key = c->new_key;
@@ -1302,9 +1302,9 @@ static void ddl_change_key_test(struct kunit *test)
 	sim->now = DDL_T_MS;
 	ddl_reconfigure(s, &old, &sim->p, sim->now);
 
-	KUNIT_EXPECT_EQ(test, s->keys_mapped, c->mapped);
+	KUNIT_EXPECT_EQ(test, s->keymap.mapped, c->mapped);
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ_MSG(test, s->cls[keyed[i]].keyed, !changed,
+		KUNIT_EXPECT_EQ_MSG(test, s->cls[keyed[i]].keymap.keyed, !changed,
 				    "class %u", keyed[i]);
 	KUNIT_EXPECT_TRUE(test, s->cls[1].backlogged);
 	KUNIT_EXPECT_EQ(test, ddl_bm_next(s, 0), 1U);
@@ -1319,7 +1319,7 @@ static void ddl_change_key_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, idx, c->want[i], "new key %u",
 				    100 + i);
 	}
-	KUNIT_EXPECT_FALSE(test, s->cls[2].keyed && c->bind2);
+	KUNIT_EXPECT_FALSE(test, s->cls[2].keymap.keyed && c->bind2);
 
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), 1U);
@@ -1463,7 +1463,7 @@ static void ddl_change_idle_test(struct kunit *test)
 	sim->p.mode = TC_DDL_MODE_GREEN;
 	ddl_reconfigure(&sim->s, &old, &sim->p, DDL_T_MS);
 	KUNIT_EXPECT_EQ(test, sim->s.green, DDL_NONE);
-	KUNIT_EXPECT_EQ(test, sim->s.keys_mapped, 0U);
+	KUNIT_EXPECT_EQ(test, sim->s.keymap.mapped, 0U);
 	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
 	KUNIT_EXPECT_EQ(test, ddl_key_class(&sim->s, &sim->p, 7, DDL_T_MS),
 			0U);
@@ -1651,8 +1651,8 @@ static void ddl_turn_value_test(struct kunit *test)
 	sim->p.slice_us = c->slice_us;
 	sim->p.yield_us = c->yield_us;
 	cl->weight = c->weight;
-	cl->samples = c->samples;
-	cl->period = c->period;
+	cl->pred.samples = c->samples;
+	cl->pred.period = c->period;
 	KUNIT_EXPECT_EQ(test, ddl_turn_ns(&sim->s, &sim->p, 1), c->turn);
 	KUNIT_EXPECT_EQ(test, ddl_yield_ns(&sim->s, &sim->p, 1), c->yield);
 }
@@ -1723,8 +1723,8 @@ static void ddl_turn_job_stops_test(struct kunit *test)
 	l->job[0].stop_after = 10;
 	ddl_t_run(l, 10 * solo);
 	KUNIT_ASSERT_EQ(test, l->job[0].iters, 10U);
-	KUNIT_ASSERT_TRUE(test, s->cls[0].samples > 0);
-	period = s->cls[0].period;
+	KUNIT_ASSERT_TRUE(test, s->cls[0].pred.samples > 0);
+	period = s->cls[0].pred.period;
 	/* Find job 0 green after its last burst, or make it so. */
 	if (s->green != 0) {
 		ddl_t_run(l, l->sim->now + 4 * period);
@@ -1768,10 +1768,10 @@ static void ddl_turn_period_change_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, ddl_t_permille(test, l, 0), 1050ULL);
 	KUNIT_EXPECT_GE(test, ddl_t_permille(test, l, 0), 1000ULL);
 	/* Within 5 % of the new solo period, and the turn four of it. */
-	KUNIT_EXPECT_LE(test, sim->s.cls[0].period, solo * 105 / 100);
-	KUNIT_EXPECT_GE(test, sim->s.cls[0].period, solo * 95 / 100);
+	KUNIT_EXPECT_LE(test, sim->s.cls[0].pred.period, solo * 105 / 100);
+	KUNIT_EXPECT_GE(test, sim->s.cls[0].pred.period, solo * 95 / 100);
 	turn = ddl_turn_ns(&sim->s, &sim->p, 0);
-	KUNIT_EXPECT_EQ(test, turn, 4 * sim->s.cls[0].period);
+	KUNIT_EXPECT_EQ(test, turn, 4 * sim->s.cls[0].pred.period);
 }
 
 /*
