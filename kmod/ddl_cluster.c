@@ -292,7 +292,7 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
  * DDL_FAIR_PAUSE_US) goes on with its key.  Unlike the fair order's, the
  * test looks at time only: the bytes a host queued of a job differ from
  * host to host, the time between a job's iterations (its computation)
- * does not.  Does nothing unless the cluster order is kept.
+ * does not.  Called only in mode cluster.
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
@@ -301,8 +301,6 @@ void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (!s->cl.on)
-		return;
 	if (c->cl.allow && now - c->burst.empty_since < DDL_FAIR_PAUSE_NS)
 		return;
 	s->cl.bursts++;
@@ -318,7 +316,8 @@ void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
  *
  * A burst that outgrows what its key covers has the key moved on by
  * ddl_cl_step() for each allowance, or part of one, it is over.  The
- * caller tests @s->cl.on: in the other modes nothing is called per packet.
+ * caller calls it only in mode cluster: in the other modes nothing is
+ * called per packet.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the key
  * moves.
@@ -377,7 +376,7 @@ void ddl_cluster_reset(struct ddl_cls *c)
 }
 
 /**
- * ddl_cluster_queue() - a job class became backlogged
+ * ddl_cluster_queue() - a job class became backlogged (mode cluster)
  * @s: scheduler
  * @c: job class
  *
@@ -385,7 +384,7 @@ void ddl_cluster_reset(struct ddl_cls *c)
  */
 void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c)
 {
-	if (!s->cl.on || !RB_EMPTY_NODE(&c->cl.node))
+	if (!RB_EMPTY_NODE(&c->cl.node))
 		return;
 	rb_add_cached(&c->cl.node, &s->cl.order, ddl_cl_less);
 	s->cl.jobs++;
@@ -435,7 +434,8 @@ u32 ddl_cluster_first(const struct ddl_sched *s)
  *
  * Counts the jobs before @idx in the cluster order whose burst is in
  * progress: backlogged, or empty for less than DDL_FAIR_PAUSE_US.  A job
- * whose pause is over leaves the ranked jobs on the way.
+ * whose pause is over leaves the ranked jobs on the way.  Outside mode
+ * cluster no job is ranked: 0.
  *
  * Context: under the qdisc lock.  At most @max jobs counted; each job
  * dropped on the way was added once, when it became backlogged.
@@ -447,7 +447,7 @@ u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
 	struct rb_node *node, *next;
 	u32 rank = 0;
 
-	if (!s->cl.on || RB_EMPTY_NODE(&c->cl.rank_node))
+	if (RB_EMPTY_NODE(&c->cl.rank_node))
 		return 0;
 	for (node = rb_first_cached(&s->cl.ranked); node && rank < max;
 	     node = next) {
@@ -579,29 +579,30 @@ void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size)
 }
 
 /**
- * ddl_cluster_mode() - keep the cluster order, or stop keeping it
+ * ddl_cluster_reconfigure() - a new configuration
  * @s: scheduler
- * @p: the configuration in force; mode cluster keeps the order
+ * @p: the new configuration
+ * @was: the cluster order was kept until now (mode cluster)
+ * @on: it is kept from now on
  * @now: current time of the caller's clock, ns
  *
  * Entering mode cluster, every backlogged job is keyed as a burst that
- * starts now; leaving it, both trees are emptied.
- * Called at every change of the configuration: the deal of the fabric's
- * code points is computed again at the next mark (the base may be new).
+ * starts now; leaving it, both trees are emptied.  The deal of the
+ * fabric's code points is computed again at the next mark (the shuffle
+ * or the base may be new).
  *
- * Context: under the qdisc lock.  O(jobs log jobs).
+ * Context: under the qdisc lock.  O(jobs log jobs) when the order starts
+ * or stops being kept, else O(1).
  */
-void ddl_cluster_mode(struct ddl_sched *s, const struct ddl_params *p,
-		      u64 now)
+void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
+			     bool was, bool on, u64 now)
 {
-	bool on = p->mode == TC_DDL_MODE_CLUSTER;
 	struct ddl_cls *c;
 	u32 i;
 
-	s->cl.deal_len = 0;	/* the shuffle or the base may have changed */
-	if (on == s->cl.on)
+	s->cl.deal_len = 0;
+	if (on == was)
 		return;
-	s->cl.on = on;
 	for (i = 0; i < s->jobs; i++) {
 		c = &s->cls[i];
 		if (!on) {

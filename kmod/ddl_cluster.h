@@ -48,7 +48,6 @@ struct ddl_cluster_cls {
  * @order: backlogged jobs by cluster key (mode cluster serves the first)
  * @ranked: jobs whose burst is in progress, by cluster key: backlogged,
  *	or empty for less than DDL_FAIR_PAUSE_US (pruned when seen)
- * @on: the order is kept (mode cluster)
  * @jobs: number of jobs in @order
  * @clock_off: the shared clock (CLOCK_TAI) less the caller's clock, ns, as
  *	the glue last read it
@@ -65,7 +64,6 @@ struct ddl_cluster_cls {
 struct ddl_cluster {
 	struct rb_root_cached	order;
 	struct rb_root_cached	ranked;
-	bool			on;
 	u32			jobs;
 	u64			clock_off;
 	u64			epoch;
@@ -95,7 +93,7 @@ u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
 		     u32 idx, u64 now);
 void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size);
 void ddl_cluster_reset(struct ddl_cls *c);
-void ddl_cluster_mode(struct ddl_sched *s, const struct ddl_params *p,
-		      u64 now);
+void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
+			     bool was, bool on, u64 now);
 
 #endif /* _DDL_CLUSTER_H */

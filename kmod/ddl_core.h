@@ -13,6 +13,24 @@
  *   ddl_cluster.c  the cluster order: one order on every host
  *   ddl_log.c      green changes, completed bursts and their histogram
  *
+ * Which unit calls which (no circle):
+ *
+ *   sched --> keymap --> burst --> predict
+ *     |                    |  \--> fair, cluster (a new owner), log
+ *     +--> burst, pace, predict, fair, cluster, log
+ *   pace --> predict (is a lead window open?)
+ *
+ * The glue calls sched for a packet's way through, and the other units
+ * for what is theirs alone: the key (keymap), the shaper and the target
+ * (pace), the lead window (predict), the marks and declared sizes
+ * (cluster), settling a quiet job's burst (burst), the records (log).
+ * A packet that arrives: ddl_activate() if
+ * its class was empty (sched, then fair and, in mode cluster, cluster),
+ * then ddl_arrived(): sched, burst (which tells log and predict of a new
+ * burst), fair, cluster (mode cluster).  A packet that leaves: ddl_pick()
+ * (sched, then fair or cluster for green), ddl_served() (sched, burst,
+ * pace, fair).  The modes are a table, ddl_modes[] (ddl_sched.h).
+ *
  * Pure decision logic: no sk_buff, no Qdisc, no clock reads.  Times are
  * nanoseconds passed in by the caller; all arithmetic is integer.  The glue
  * (sch_ddl_main.c) owns the packets and calls in here under the qdisc lock.

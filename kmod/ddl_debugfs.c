@@ -236,23 +236,6 @@ static void ddl_dir_name(const struct Qdisc *sch, char *buf, size_t len)
 		scnprintf(buf + n, len - n, "-ns%u", net->ns.inum);
 }
 
-static const char *ddl_mode_name(u32 mode)
-{
-	switch (mode) {
-	case TC_DDL_MODE_ROTATE:
-		return "rotate";
-	case TC_DDL_MODE_GREEN:
-		return "green";
-	case TC_DDL_MODE_STATIC:
-		return "static";
-	case TC_DDL_MODE_FAIR:
-		return "fair";
-	case TC_DDL_MODE_CLUSTER:
-		return "cluster";
-	}
-	return "?";
-}
-
 static const char *ddl_turn_name(u32 why)
 {
 	switch (why) {
@@ -331,7 +314,7 @@ static int ddl_config_show(struct seq_file *m, void *v)
 	seq_printf(m, "limit %u\n", p.limit);
 	seq_printf(m, "memory_limit %u\n", p.memory_limit);
 	seq_printf(m, "jobs %u\n", p.jobs);
-	seq_printf(m, "mode %s\n", ddl_mode_name(p.mode));
+	seq_printf(m, "mode %s\n", ddl_mode(&p)->name);
 	ddl_seq_us(m, "slice_us", p.slice_us);
 	ddl_seq_us(m, "yield_us", p.yield_us);
 	seq_printf(m, "maxwait_us %u\n", p.maxwait_us);

@@ -95,7 +95,7 @@ static inline bool ddl_psim_burst(struct ddl_psim *sim, u32 idx, u64 t,
 	u64 left = bytes;
 	u32 len;
 
-	ddl_activate(&sim->s, idx, t);
+	ddl_activate(&sim->s, &sim->p, idx, t);
 	do {
 		len = min_t(u64, left, DDL_P_PKT);
 		started |= ddl_arrived(&sim->s, &sim->p, idx, len, t);

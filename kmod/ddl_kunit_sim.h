@@ -91,7 +91,7 @@ static inline void ddl_sim_enqueue(struct ddl_sim *sim, u32 idx, u32 n)
 	if (!n)
 		return;
 	if (!sim->qlen[idx])
-		ddl_activate(&sim->s, idx, sim->now);
+		ddl_activate(&sim->s, &sim->p, idx, sim->now);
 	sim->qlen[idx] += n;
 }
 

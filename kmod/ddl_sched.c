@@ -294,6 +294,47 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 	return max_t(u64, ddl_pred_period(&s->cls[idx].pred), DDL_BURST_GAP_NS);
 }
 
+/*
+ * The modes, as tc numbers them.  Each is a choice of rules, applied in
+ * one place each: green in ddl_advance(), yellow in ddl_pick(), the
+ * cluster order in ddl_activate(), ddl_arrived() and ddl_reconfigure().
+ */
+const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
+	[TC_DDL_MODE_ROTATE] = {
+		.name	= "rotate",
+		.green	= DDL_GREEN_TURNS,
+		.yellow	= DDL_YELLOW_NEXT,
+		.turns	= true,
+	},
+	[TC_DDL_MODE_GREEN] = {
+		.name	= "green",
+		.green	= DDL_GREEN_TURNS,
+		.yellow	= DDL_YELLOW_DRR,
+		.turns	= true,
+	},
+	[TC_DDL_MODE_STATIC] = {
+		.name	= "static",
+		.green	= DDL_GREEN_FIRST,
+		.yellow	= DDL_YELLOW_FIRST,
+		.why	= DDL_TURN_STATIC,
+		.turns	= true,
+	},
+	[TC_DDL_MODE_FAIR] = {
+		.name	= "fair",
+		.green	= DDL_GREEN_FAIR,
+		.yellow	= DDL_YELLOW_NEXT,
+		.why	= DDL_TURN_FAIR,
+	},
+	[TC_DDL_MODE_CLUSTER] = {
+		.name	= "cluster",
+		.green	= DDL_GREEN_CLUSTER,
+		.yellow	= DDL_YELLOW_NEXT,
+		.why	= DDL_TURN_CLUSTER,
+		.cluster = true,
+		.turns	= true,
+	},
+};
+
 /* Close @s->green's current stint and make job @idx green. */
 static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 			  u32 idx, enum ddl_turn_why why, u64 now)
@@ -336,32 +377,13 @@ static bool ddl_turn_over(const struct ddl_sched *s,
 	       now - s->green_empty_since >= DDL_BURST_GAP_NS;
 }
 
-/* Decide who is green at @now. */
-static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
-			u64 now)
+/* DDL_GREEN_TURNS: hand green on at the end of its turn, or on a yield. */
+static void ddl_rotate(struct ddl_sched *s, const struct ddl_params *p,
+		       u64 now)
 {
 	struct ddl_cls *c;
 	u64 yield;
 	u32 next;
-
-	if (p->mode == TC_DDL_MODE_FAIR || p->mode == TC_DDL_MODE_CLUSTER) {
-		next = p->mode == TC_DDL_MODE_FAIR ? ddl_fair_first(s) :
-						     ddl_cluster_first(s);
-		if (next != DDL_NONE && next != s->green)
-			ddl_set_green(s, p, next, s->green == DDL_NONE ?
-				      DDL_TURN_START :
-				      p->mode == TC_DDL_MODE_FAIR ?
-				      DDL_TURN_FAIR : DDL_TURN_CLUSTER, now);
-		return;
-	}
-
-	if (p->mode == TC_DDL_MODE_STATIC) {
-		next = ddl_bm_first(s, 0);
-		if (next != DDL_NONE && next != s->green)
-			ddl_set_green(s, p, next, s->green == DDL_NONE ?
-				      DDL_TURN_START : DDL_TURN_STATIC, now);
-		return;
-	}
 
 	if (s->green == DDL_NONE) {
 		next = ddl_bm_next(s, 0);
@@ -398,6 +420,32 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 		s->rotations++;
 		ddl_set_green(s, p, next, DDL_TURN_SLICE, now);
 	}
+}
+
+/* Decide who is green at @now. */
+static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
+			u64 now)
+{
+	const struct ddl_mode *m = ddl_mode(p);
+	u32 next;
+
+	switch (m->green) {
+	case DDL_GREEN_FAIR:
+		next = ddl_fair_first(s);
+		break;
+	case DDL_GREEN_CLUSTER:
+		next = ddl_cluster_first(s);
+		break;
+	case DDL_GREEN_FIRST:
+		next = ddl_bm_first(s, 0);
+		break;
+	default:
+		ddl_rotate(s, p, now);
+		return;
+	}
+	if (next != DDL_NONE && next != s->green)
+		ddl_set_green(s, p, next, s->green == DDL_NONE ?
+			      DDL_TURN_START : m->why, now);
 }
 
 /*
@@ -506,11 +554,11 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	}
 
 	*reason = DDL_R_YELLOW;
-	switch (p->mode) {
-	case TC_DDL_MODE_GREEN:
+	switch (ddl_mode(p)->yellow) {
+	case DDL_YELLOW_DRR:
 		idx = ddl_pick_drr(s);
 		break;
-	case TC_DDL_MODE_STATIC:
+	case DDL_YELLOW_FIRST:
 		idx = ddl_bm_first(s, 0);
 		break;
 	default:
@@ -591,7 +639,8 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	}
 
 	/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
-	if (idx != bg && reason == DDL_R_YELLOW && p->mode == TC_DDL_MODE_GREEN)
+	if (idx != bg && reason == DDL_R_YELLOW &&
+	    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
 		c->deficit -= len;
 }
 
@@ -651,7 +700,7 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	else if (!ddl_burst_has_data(&c->burst) && list_empty(&c->ack_node))
 		list_add_tail(&c->ack_node, &s->acks);
 	ddl_fair_arrived(s, idx, len, ev, now);
-	if (s->cl.on)	/* mode fair pays a test per packet, not a call */
+	if (ddl_mode(p)->cluster)	/* a test per packet, not a call */
 		ddl_cluster_arrived(s, p, idx, len, ev, now);
 	return ev == DDL_BURST_START;
 }
@@ -678,12 +727,14 @@ void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
 /**
  * ddl_activate() - a class's queue went from empty to non-empty
  * @s: scheduler
+ * @p: configuration
  * @idx: class index
  * @now: current time, ns
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
+void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		  u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
@@ -701,7 +752,8 @@ void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
 
 	ddl_bm_set(s, idx);
 	ddl_fair_queue(s, c);
-	ddl_cluster_queue(s, c);
+	if (ddl_mode(p)->cluster)
+		ddl_cluster_queue(s, c);
 	list_add_tail(&c->rr_node, &s->rr);
 	if (c->deficit <= 0)
 		c->deficit = (s64)DDL_QUANTUM * c->weight;
@@ -778,7 +830,8 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  * at the next pick.  A new rate takes effect at the next packet, which may
  * leave at once.  A change of the target, the lead time or maxperiod
  * closes an open lead window; learned periods are kept.  Entering or
- * leaving mode cluster builds or empties its order (ddl_cluster_mode()).
+ * leaving mode cluster builds or empties its order
+ * (ddl_cluster_reconfigure()).
  *
  * Context: under the qdisc lock.  O(jobs) if the key changes, O(jobs log
  * jobs) if mode cluster begins, else O(1).
@@ -796,7 +849,8 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		ddl_keymap_release_all(s);
 
 	ddl_pace_reconfigure(s, old, p, now);
-	ddl_cluster_mode(s, p, now);
+	ddl_cluster_reconfigure(s, p, ddl_mode(old)->cluster,
+				ddl_mode(p)->cluster, now);
 
 	if (old->target_bytes != p->target_bytes ||
 	    old->lead_ns != p->lead_ns ||

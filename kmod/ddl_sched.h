@@ -54,6 +54,85 @@ enum ddl_reason {
 };
 
 /**
+ * enum ddl_green_rule - how a mode chooses the green job (ddl_pick())
+ * @DDL_GREEN_TURNS: each job in turn, for a slice or an automatic turn,
+ *	handing on early when it yields
+ * @DDL_GREEN_FIRST: the backlogged job of the lowest minor
+ * @DDL_GREEN_FAIR: the job whose burst has the smallest finish tag
+ *	(ddl_fair.c)
+ * @DDL_GREEN_CLUSTER: the job whose burst has the smallest cluster key
+ *	(ddl_cluster.c)
+ */
+enum ddl_green_rule {
+	DDL_GREEN_TURNS,
+	DDL_GREEN_FIRST,
+	DDL_GREEN_FAIR,
+	DDL_GREEN_CLUSTER,
+};
+
+/**
+ * enum ddl_yellow_rule - how a mode chooses among the jobs behind green
+ * @DDL_YELLOW_NEXT: the next backlogged job after green, by minor
+ * @DDL_YELLOW_DRR: deficit round robin, green skipped
+ * @DDL_YELLOW_FIRST: the backlogged job of the lowest minor
+ */
+enum ddl_yellow_rule {
+	DDL_YELLOW_NEXT,
+	DDL_YELLOW_DRR,
+	DDL_YELLOW_FIRST,
+};
+
+/**
+ * struct ddl_mode - what one mode (enum tc_ddl_mode) does, in ddl_modes[]
+ * @name: the mode's name, as tc spells it
+ * @green: how it chooses the green job, enum ddl_green_rule
+ * @yellow: how it chooses among the other jobs, enum ddl_yellow_rule
+ * @why: why green changes other than the first time, enum ddl_turn_why
+ *	(unused by DDL_GREEN_TURNS, which says slice or yield)
+ * @cluster: it keeps the cluster order: a job's bursts get cluster keys,
+ *	its packets the rank they give (dscp), and it reads the shared clock
+ * @turns: green's turn has a length (ddl_turn_ns()) worth reporting
+ */
+struct ddl_mode {
+	const char	*name;
+	u8		green;
+	u8		yellow;
+	u8		why;
+	bool		cluster;
+	bool		turns;
+};
+
+extern const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1];
+
+/**
+ * ddl_mode() - the mode a configuration runs
+ * @p: configuration, its mode validated
+ *
+ * Context: any; pure.
+ * Return: its entry of ddl_modes[].
+ */
+static inline const struct ddl_mode *ddl_mode(const struct ddl_params *p)
+{
+	return &ddl_modes[p->mode];
+}
+
+/**
+ * ddl_shared_clock() - whether the core wants the shared clock's offset
+ * @p: configuration
+ *
+ * Mode cluster keys bursts by the shared clock; a shuffle deals the
+ * fabric's code points by it.  The glue then keeps &ddl_cluster.clock_off
+ * up to date.
+ *
+ * Context: any; pure.
+ * Return: true if it does.
+ */
+static inline bool ddl_shared_clock(const struct ddl_params *p)
+{
+	return ddl_mode(p)->cluster || p->shuffle_us;
+}
+
+/**
  * struct ddl_cls - scheduling state of one class
  * @wait_node: on &ddl_sched.waiters while backlogged, oldest @wait_since
  *	first
@@ -173,7 +252,8 @@ struct ddl_sched {
 
 int ddl_sched_init(struct ddl_sched *s, u32 jobs);
 void ddl_sched_destroy(struct ddl_sched *s);
-void ddl_activate(struct ddl_sched *s, u32 idx, u64 now);
+void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		  u64 now);
 void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now);
 bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		 u32 len, u64 now);

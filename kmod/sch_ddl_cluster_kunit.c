@@ -110,7 +110,6 @@ static struct ddl_cluster_sim *ddl_c_new(struct kunit *test, u64 seed)
 		KUNIT_ASSERT_EQ(test, ddl_sched_init(&c->h[h].s, DDL_C_JOBS),
 				0);
 		c->h[h].s.cl.clock_off = 1000 * DDL_C_EPOCH;
-		ddl_cluster_mode(&c->h[h].s, &c->h[h].p, 0);
 	}
 	test->priv = c;
 	for (j = 0; j < DDL_C_JOBS; j++) {
@@ -163,7 +162,7 @@ static void ddl_c_arrive(struct ddl_cluster_sim *c, struct ddl_chost *x,
 	if (c->local)
 		ddl_cluster_size(&x->s, j, (u64)x->shard[j] * DDL_C_PKT);
 	if (!x->qlen[j])
-		ddl_activate(&x->s, j, c->now);
+		ddl_activate(&x->s, &x->p, j, c->now);
 	for (n = 0; n < x->shard[j]; n++)
 		ddl_arrived(&x->s, &x->p, j, DDL_C_PKT, c->now);
 	x->qlen[j] += x->shard[j];
@@ -576,7 +575,7 @@ static void ddl_cluster_mode_test(struct kunit *test)
 	old = x->p;
 	x->p.mode = TC_DDL_MODE_FAIR;
 	ddl_reconfigure(&x->s, &old, &x->p, 0);
-	KUNIT_EXPECT_FALSE(test, x->s.cl.on);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->s.cl.order.rb_root));
 	for (j = 0; j < 3; j++) {
 		x->shard[j] = 3;
 		ddl_c_arrive(c, x, j);

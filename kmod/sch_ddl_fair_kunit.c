@@ -151,7 +151,7 @@ static u64 ddl_fsim_run(struct ddl_fsim *f)
 			cur[b->job] = next;
 			for (i = 0; i < pkts; i++) {
 				if (!qlen[b->job]++)
-					ddl_activate(&f->s, b->job, b->arrive);
+					ddl_activate(&f->s, &f->p, b->job, b->arrive);
 				ddl_arrived(&f->s, &f->p, b->job, DDL_F_PKT,
 					    b->arrive);
 			}
@@ -806,7 +806,7 @@ static void ddl_csim_run(struct kunit *test, struct ddl_csim *c, u32 mode)
 			       at[j] <= now) {
 				for (i = 0; i < n; i++) {
 					if (!qlen[j]++)
-						ddl_activate(&f->s, j, at[j]);
+						ddl_activate(&f->s, &f->p, j, at[j]);
 					ddl_arrived(&f->s, &f->p, j, DDL_F_PKT,
 						    at[j]);
 				}
@@ -1111,7 +1111,7 @@ static u64 ddl_unknown_run(struct kunit *test, u32 jobs, const u32 *pkts,
 			}
 			for (n = min(n, unq[j]); n; n--, unq[j]--) {
 				if (!qlen[j]++)
-					ddl_activate(&f->s, j, now);
+					ddl_activate(&f->s, &f->p, j, now);
 				ddl_arrived(&f->s, &f->p, j, DDL_F_PKT, now);
 			}
 			if (unq[j] && head[j] < tail[j])
@@ -1263,7 +1263,7 @@ static void ddl_asim_queue(struct ddl_asim *a, u32 job, u32 len)
 	KUNIT_ASSERT_LT(test, a->qlen[job], DDL_A_QCAP);
 	a->len[job][(a->head[job] + a->qlen[job]) % DDL_A_QCAP] = len;
 	if (!a->qlen[job]++)
-		ddl_activate(&a->f->s, job, a->now);
+		ddl_activate(&a->f->s, &a->f->p, job, a->now);
 	ddl_arrived(&a->f->s, &a->f->p, job, len, a->now);
 }
 

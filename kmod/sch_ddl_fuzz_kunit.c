@@ -377,7 +377,7 @@ static void ddl_z_enqueue(struct ddl_zsim *z, u32 idx, u32 len)
 	}
 	ddl_z_push(z, idx, len);
 	if (q->qlen == 1) {
-		ddl_activate(s, idx, z->now);
+		ddl_activate(s, &z->p, idx, z->now);
 		ddl_z_fresh(z, idx);
 	}
 	ddl_arrived(s, &z->p, idx, len, z->now);

@@ -159,7 +159,7 @@ static void ddl_key_map_test(struct kunit *test)
 			ddl_claim(s, idx);
 			break;
 		case DDL_K_ACT:
-			ddl_activate(s, idx, now);
+			ddl_activate(s, &sim->p, idx, now);
 			break;
 		case DDL_K_DEACT:
 			ddl_deactivate(s, idx, now);

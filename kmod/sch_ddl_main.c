@@ -527,14 +527,14 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		}
 	}
 
-	if (q->params.mode == TC_DDL_MODE_CLUSTER || q->params.shuffle_us)
+	if (ddl_shared_clock(&q->params))
 		q->s.cl.clock_off = ddl_clock_off();
 	ddl_skb_cb(skb)->enqueued = now;
 	ddl_mem_charge(q, cl, skb);
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	if (cl->q.qlen == 1)
-		ddl_activate(&q->s, idx, now);
+		ddl_activate(&q->s, &q->params, idx, now);
 	done = q->s.log.bursts_done;
 	if (ddl_arrived(&q->s, &q->params, idx, len, now)) {
 		/* What other classes held when the burst began. */
@@ -1002,7 +1002,7 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 				   "shuffle must be at least one epoch");
 		return -EINVAL;
 	}
-	if (p->ndscp && !p->shuffle_us && p->mode != TC_DDL_MODE_CLUSTER) {
+	if (p->ndscp && !p->shuffle_us && !ddl_mode(p)->cluster) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "dscp writes the rank in the cluster order: it needs mode cluster, or a shuffle");
 		return -EINVAL;
@@ -1135,7 +1135,6 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 
 	q->params = p;
 	q->s.cl.clock_off = ddl_clock_off();
-	ddl_cluster_mode(&q->s, &p, ktime_get_ns());
 	ddl_debugfs_add(sch);
 	return 0;
 }
@@ -1263,7 +1262,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->lead_job = ddl_lead_job(&q->s) == DDL_NONE ? 0 :
 		       ddl_lead_job(&q->s) + 1;
 	qs->target = q->params.target_bytes;
-	if (q->s.green != DDL_NONE && q->params.mode != TC_DDL_MODE_FAIR)
+	if (q->s.green != DDL_NONE && ddl_mode(&q->params)->turns)
 		qs->turn_ns = ddl_turn_ns(&q->s, &q->params, q->s.green);
 	qs->turns_forced = q->s.turns_forced;
 	qs->vtime = q->s.fair.vtime;
@@ -1275,8 +1274,8 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->cl_exts = q->s.cl.exts;
 	qs->dscp_marks = q->dscp_marks;
 	qs->dscp_fails = q->dscp_fails;
-	qs->cl_first = q->s.cl.on ?
-		       ddl_idx_to_minor(q, ddl_cluster_first(&q->s)) : 0;
+	/* Outside mode cluster the order is empty: no first. */
+	qs->cl_first = ddl_idx_to_minor(q, ddl_cluster_first(&q->s));
 	qs->cl_jobs = q->s.cl.jobs;
 	qs->tai_off_ns = ddl_tai_off();
 	if (q->params.shuffle_us)

@@ -538,7 +538,7 @@ static void ddl_pace_hold_accounting_test(struct kunit *test)
 	sim->p.rate = DDL_GBIT(1);	/* 1500 bytes: 12 us */
 	sim->p.burst = 3000;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, t0);
+	ddl_activate(s, &sim->p, 0, t0);
 
 	/* Idle before: the burst and one packet leave at once. */
 	for (i = 0; i < 3; i++) {
@@ -620,7 +620,7 @@ static void ddl_pace_greedy_test(struct kunit *test)
 	sim->p.burst = c->burst;
 	ddl_params_derive(&sim->p);
 	KUNIT_ASSERT_LT(test, c->late_ns, sim->p.burst_ns);
-	ddl_activate(s, 1, now);
+	ddl_activate(s, &sim->p, 1, now);
 
 	while (sent < c->n) {
 		u64 next = s->pace.next;
@@ -664,7 +664,7 @@ static void ddl_pace_no_rate_test(struct kunit *test)
 	u32 i;
 
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, DDL_P_T0);
+	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	for (i = 0; i < 1000; i++) {
 		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0));
 		ddl_psim_send(sim, 0, 65536, DDL_P_T0);
@@ -708,7 +708,7 @@ static void ddl_pace_new_rate_test(struct kunit *test)
 	sim->p.rate = c->old_rate;
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, t);
+	ddl_activate(s, &sim->p, 0, t);
 	ddl_psim_send(sim, 0, 65536, t);
 	ddl_psim_send(sim, 0, 65536, t);
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, t + 10));
@@ -753,7 +753,7 @@ static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 	sim->p.rate = DDL_KBIT(1);
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, DDL_P_T0);
+	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
 	next = s->pace.next;
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 1));
@@ -779,7 +779,7 @@ static void ddl_pace_rate_off_test(struct kunit *test)
 	sim->p.rate = DDL_KBIT(1);
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, DDL_P_T0);
+	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 100));
 
@@ -812,7 +812,7 @@ static void ddl_pace_release_test(struct kunit *test)
 	sim->p.rate = DDL_KBIT(1);
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, DDL_P_T0);
+	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	ddl_pace_release(s, DDL_P_T0);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 0ULL);
 

@@ -282,9 +282,9 @@ static void ddl_rotation_bm_next_test(struct kunit *test)
 	u32 i;
 
 	for (i = 0; i < c->nclr; i++)
-		ddl_activate(&sim->s, c->clr[i], 0);
+		ddl_activate(&sim->s, &sim->p, c->clr[i], 0);
 	for (i = 0; i < c->nset; i++)
-		ddl_activate(&sim->s, ddl_t_cls(sim, c->set[i]), 0);
+		ddl_activate(&sim->s, &sim->p, ddl_t_cls(sim, c->set[i]), 0);
 	for (i = 0; i < c->nclr; i++)
 		ddl_deactivate(&sim->s, c->clr[i], 0);
 	for (i = 0; i < c->nclr; i++)
