@@ -12,7 +12,7 @@
  * has stayed quiet past the gap and the pause (ddl_burst_settle()); it
  * ended when the job's queue last held data.  Each start goes to the
  * predictor (ddl_pred_burst()), each end to the log (ddl_log_burst()); the
- * orders learn of starts and pauses from the event ddl_burst_arrived()
+ * orders learn of starts and pauses from the event ddl_burst_begin()
  * returns.
  *
  * Constant time per packet, O(log jobs) when a burst starts (the
@@ -66,13 +66,30 @@ static void ddl_burst_end(struct ddl_sched *s, u32 idx)
 		      b->bytes);
 }
 
-/*
- * Job @idx queues data and had none queued: a new burst, the same one
- * going on after its sender paused, or (within the gap) nothing.
+/**
+ * ddl_burst_begin() - data joined a job's queue, which held none
+ * @s: scheduler
+ * @p: configuration
+ * @idx: job class index, after ddl_activate()
+ * @now: current time, ns
+ *
+ * Called when ddl_burst_data() says so.  A burst starts when the job had
+ * no data queued for at least yield_us (DDL_BURST_GAP_US if yield is off
+ * or auto), or for the first time; but not when the sender only paused in
+ * its burst (ddl_burst_paused()): then the burst goes on.  Pure ACKs,
+ * which a parameter server sends for the gradients it receives, neither
+ * start a burst nor end the quiet time before one.
+ *
+ * A burst that starts completes the one before (the log records it) and
+ * is told to the predictor (ddl_pred_burst()).
+ *
+ * Context: under the qdisc lock.  O(log jobs) when a burst starts, else
+ * constant time.
+ * Return: what happened to the job's burst.
  */
-static enum ddl_burst_event ddl_burst_begin(struct ddl_sched *s,
-					    const struct ddl_params *p,
-					    u32 idx, u64 now)
+enum ddl_burst_event ddl_burst_begin(struct ddl_sched *s,
+				     const struct ddl_params *p, u32 idx,
+				     u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	struct ddl_burst_cls *b = &c->burst;
@@ -91,40 +108,6 @@ static enum ddl_burst_event ddl_burst_begin(struct ddl_sched *s,
 	b->bytes = 0;
 	b->open = true;
 	return DDL_BURST_START;
-}
-
-/**
- * ddl_burst_arrived() - a packet joined a job's queue
- * @s: scheduler
- * @p: configuration
- * @idx: job class index, after ddl_activate()
- * @len: packet length, bytes
- * @now: current time, ns
- *
- * A data packet (DDL_BURST_PKT_MIN bytes or more) that finds no other data
- * queued may start a burst: when the job had none queued for at least
- * yield_us (DDL_BURST_GAP_US if yield is off or auto), or for the first
- * time; but not when the sender only paused in its burst
- * (ddl_burst_paused()): then the burst goes on.  Pure ACKs, which a
- * parameter server sends for the gradients it receives, neither start a
- * burst nor end the quiet time before one.
- *
- * A burst that starts completes the one before (the log records it) and
- * is told to the predictor (ddl_pred_burst()).
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
- * starts.
- * Return: what happened to the job's burst.
- */
-enum ddl_burst_event ddl_burst_arrived(struct ddl_sched *s,
-				       const struct ddl_params *p, u32 idx,
-				       u32 len, u64 now)
-{
-	struct ddl_burst_cls *b = &s->cls[idx].burst;
-
-	if (len < DDL_BURST_PKT_MIN || b->data_qlen++)
-		return DDL_BURST_NONE;
-	return ddl_burst_begin(s, p, idx, now);
 }
 
 /**
@@ -157,7 +140,7 @@ void ddl_burst_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
  * @now: current time, ns
  *
  * A burst that has had no data queued for the burst gap, and that
- * ddl_burst_arrived() would no longer continue, is complete; record it.
+ * ddl_burst_begin() would no longer continue, is complete; record it.
  * Call before reading a job's log, so that a job that went quiet shows its
  * last burst.
  *
@@ -172,7 +155,7 @@ void ddl_burst_settle(struct ddl_sched *s, const struct ddl_params *p,
 		return;
 	if (now - c->burst.empty_since < ddl_burst_gap(p))
 		return;
-	/* ddl_burst_arrived() would go on with it. */
+	/* ddl_burst_begin() would go on with it. */
 	if (ddl_burst_paused(c, now))
 		return;
 	ddl_burst_end(s, idx);

@@ -67,12 +67,28 @@ struct ddl_burst {
 
 u64 ddl_burst_gap(const struct ddl_params *p);
 bool ddl_burst_paused(const struct ddl_cls *c, u64 now);
-enum ddl_burst_event ddl_burst_arrived(struct ddl_sched *s,
-				       const struct ddl_params *p, u32 idx,
-				       u32 len, u64 now);
+enum ddl_burst_event ddl_burst_begin(struct ddl_sched *s,
+				     const struct ddl_params *p, u32 idx,
+				     u64 now);
 void ddl_burst_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now);
 void ddl_burst_settle(struct ddl_sched *s, const struct ddl_params *p,
 		      u32 idx, u64 now);
+
+/**
+ * ddl_burst_data() - a packet joined a job's queue: may a burst begin?
+ * @b: the job's burst
+ * @len: the packet's length, bytes
+ *
+ * A data packet (DDL_BURST_PKT_MIN bytes or more) is counted; if it found
+ * no other data queued, the caller asks ddl_burst_begin() what it begins.
+ *
+ * Context: under the qdisc lock.
+ * Return: true if it is data and found none queued.
+ */
+static inline bool ddl_burst_data(struct ddl_burst_cls *b, u32 len)
+{
+	return len >= DDL_BURST_PKT_MIN && !b->data_qlen++;
+}
 
 /**
  * ddl_burst_has_data() - whether a job holds data packets

@@ -296,8 +296,8 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
-		       u32 idx, u64 now)
+static void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
+			      u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
@@ -322,8 +322,8 @@ void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the key
  * moves.
  */
-void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
-			  u32 idx, u32 len)
+static void ddl_cluster_enqueued(struct ddl_sched *s,
+				 const struct ddl_params *p, u32 idx, u32 len)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	u64 allow, n;
@@ -345,7 +345,7 @@ void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
  * @p: configuration
  * @idx: job class index
  * @len: bytes
- * @ev: what the packet did to the job's burst (ddl_burst_arrived())
+ * @ev: what the packet did to the job's burst (ddl_burst_begin())
  * @now: current time, ns
  *
  * A new burst gets its key (ddl_cluster_burst()); every job packet counts
@@ -521,7 +521,7 @@ static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
  * and the receiver's TCP would take that reordering for loss and the
  * sender retransmit.  A place that falls is written at once: later packets
  * then queue behind earlier ones, in order.  The job's next burst (as
- * ddl_burst_arrived() sees it, after a gap) starts from its place then: a
+ * ddl_burst_begin() sees it, after a gap) starts from its place then: a
  * synchronous job sends it only when its last one has arrived.  With a
  * shuffle the place is held through the job's iteration (from its first
  * burst after a quiet time, ddl_pred_burst()), not only its burst: a host

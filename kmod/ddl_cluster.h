@@ -79,10 +79,6 @@ void ddl_cluster_init(struct ddl_sched *s);
 u64 ddl_epoch_of(const struct ddl_params *p, u64 shared);
 void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
 			 u32 idx, u32 len, enum ddl_burst_event ev, u64 now);
-void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
-		       u32 idx, u64 now);
-void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
-			  u32 idx, u32 len);
 void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c);
 void ddl_cluster_unqueue(struct ddl_sched *s, struct ddl_cls *c);
 u32 ddl_cluster_first(const struct ddl_sched *s);

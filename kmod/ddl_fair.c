@@ -176,7 +176,7 @@ void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c)
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
+static void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	struct ddl_fair_cls *fc = &c->fair;
@@ -209,7 +209,7 @@ void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_fair_resume(struct ddl_sched *s, u32 idx)
+static void ddl_fair_resume(struct ddl_sched *s, u32 idx)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	struct ddl_fair_cls *fc = &c->fair;
@@ -243,7 +243,7 @@ void ddl_fair_resume(struct ddl_sched *s, u32 idx)
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the tag
  * is extended: a logarithmic number of times per burst.
  */
-void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
+static void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	struct ddl_fair_cls *fc = &c->fair;
@@ -277,7 +277,7 @@ void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
  * @s: scheduler
  * @idx: job class index
  * @len: bytes
- * @ev: what the packet did to the job's burst (ddl_burst_arrived())
+ * @ev: what the packet did to the job's burst (ddl_burst_begin())
  * @now: current time, ns
  *
  * A new burst is tagged (ddl_fair_burst()), a paused one goes on

@@ -77,9 +77,6 @@ struct ddl_fair {
 void ddl_fair_init(struct ddl_sched *s);
 void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
 		      enum ddl_burst_event ev, u64 now);
-void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now);
-void ddl_fair_resume(struct ddl_sched *s, u32 idx);
-void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len);
 void ddl_fair_served(struct ddl_sched *s, u32 len);
 void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c);
 void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c);

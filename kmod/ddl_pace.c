@@ -92,35 +92,6 @@ void ddl_pace_release(struct ddl_sched *s, u64 now)
 }
 
 /**
- * ddl_pace_sent() - a packet left: the shaper moves on
- * @s: scheduler
- * @p: configuration
- * @len: its length, bytes
- * @now: current time, ns
- *
- * With a rate, this moves the earliest departure time of the next packet
- * and ends the time the queue was held back.
- *
- * Context: under the qdisc lock.  Constant time.
- */
-void ddl_pace_sent(struct ddl_sched *s, const struct ddl_params *p, u32 len,
-		   u64 now)
-{
-	struct ddl_pace *pc = &s->pace;
-
-	if (!p->rate)
-		return;
-	if (pc->throttled_since) {
-		pc->throttled_ns += now - pc->throttled_since;
-		pc->throttled_since = 0;
-		pc->paced_pkts++;
-		pc->paced_bytes += len;
-	}
-	pc->next = ddl_edt_next(pc->next, &pc->rem, now, len, p->rate,
-				p->burst_ns);
-}
-
-/**
  * ddl_pace_reset() - the qdisc was emptied (reset)
  * @s: scheduler
  * @now: current time, ns

@@ -54,8 +54,6 @@ struct ddl_pace {
 u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
 		 u64 burst_ns);
 bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now);
-void ddl_pace_sent(struct ddl_sched *s, const struct ddl_params *p, u32 len,
-		   u64 now);
 void ddl_pace_release(struct ddl_sched *s, u64 now);
 void ddl_pace_reset(struct ddl_sched *s, u64 now);
 void ddl_pace_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
@@ -64,5 +62,32 @@ enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
 			u64 other, u32 len, u64 now);
 void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
 		     u64 other);
+
+/**
+ * ddl_pace_sent() - a packet left: the shaper moves on
+ * @pc: the shaper
+ * @p: configuration
+ * @len: its length, bytes
+ * @now: current time, ns
+ *
+ * With a rate, this moves the earliest departure time of the next packet
+ * and ends the time the queue was held back.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+static inline void ddl_pace_sent(struct ddl_pace *pc,
+				 const struct ddl_params *p, u32 len, u64 now)
+{
+	if (!p->rate)
+		return;
+	if (pc->throttled_since) {
+		pc->throttled_ns += now - pc->throttled_since;
+		pc->throttled_since = 0;
+		pc->paced_pkts++;
+		pc->paced_bytes += len;
+	}
+	pc->next = ddl_edt_next(pc->next, &pc->rem, now, len, p->rate,
+				p->burst_ns);
+}
 
 #endif /* _DDL_PACE_H */

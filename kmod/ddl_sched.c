@@ -598,7 +598,7 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	c->head_since = now;
 	list_move_tail(&c->wait_node, &s->waiters);
 	ddl_burst_sent(&c->burst, len);
-	ddl_pace_sent(s, p, len, now);
+	ddl_pace_sent(&s->pace, p, len, now);
 
 	if (idx == s->green)
 		c->bytes_green += len;
@@ -677,8 +677,8 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
  * @len: packet length, bytes
  * @now: current time, ns
  *
- * The packet's job learns whether its burst starts or goes on after a
- * pause (ddl_burst_arrived()); then the orders, which tag the burst and
+ * A data packet that finds no other data queued may start the job's burst,
+ * or continue it after a pause (ddl_burst_begin()); then the orders, which tag the burst and
  * count its bytes.  A job that holds packets but no data is in the ACK
  * lane (ddl_pick()).
  *
@@ -694,7 +694,9 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 
 	if (idx == DDL_BG(s))
 		return false;
-	ev = ddl_burst_arrived(s, p, idx, len, now);
+	ev = DDL_BURST_NONE;
+	if (ddl_burst_data(&c->burst, len))
+		ev = ddl_burst_begin(s, p, idx, now);
 	if (len >= DDL_BURST_PKT_MIN)
 		list_del_init(&c->ack_node);
 	else if (!ddl_burst_has_data(&c->burst) && list_empty(&c->ack_node))
