@@ -6,7 +6,7 @@
  *
  * The expectations come from the kernel-doc of the core, not from the
  * code.  The tests set the clock themselves; the simulated qdisc of
- * ddl_kunit_psim.h stands in for the glue where the scheduler state is
+ * ddl_kunit_sim.h stands in for the glue where the scheduler state is
  * involved.
  */
 
@@ -16,7 +16,7 @@
 
 #include "ddl_kunit_core.h"
 
-#include "ddl_kunit_psim.h"
+#include "ddl_kunit_sim.h"
 
 /* sch_ddl_pace: ddl_edt_next() */
 
@@ -530,7 +530,7 @@ static void ddl_params_lead_test(struct kunit *test)
  */
 static void ddl_pace_hold_accounting_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_sched *s = &sim->s;
 	const u64 t0 = DDL_P_T0;
 	u32 i;
@@ -610,7 +610,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_greedy, ddl_greedy_cases, name);
 static void ddl_pace_greedy_test(struct kunit *test)
 {
 	const struct ddl_greedy_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	u64 now = DDL_P_T0 * 100, held = 0, q, r;
 	u32 sent = 0, waits = 0;
@@ -659,7 +659,7 @@ static void ddl_pace_greedy_test(struct kunit *test)
 /* Without a rate nothing is ever held and nothing is accounted. */
 static void ddl_pace_no_rate_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	u32 i;
 
@@ -700,7 +700,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_newrate, ddl_newrate_cases, name);
 static void ddl_pace_new_rate_test(struct kunit *test)
 {
 	const struct ddl_newrate_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	u64 t = DDL_P_T0, gap, prev, bytes = 0, burst;
 	struct ddl_params old;
@@ -745,7 +745,7 @@ static void ddl_pace_new_rate_test(struct kunit *test)
 /* Reconfiguring something else leaves a held queue held. */
 static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	struct ddl_params old;
 	u64 next;
@@ -771,7 +771,7 @@ static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 /* Shaping turned off: nothing is held from then on; the hold ends there. */
 static void ddl_pace_rate_off_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	struct ddl_params old;
 	u32 i;
@@ -805,7 +805,7 @@ static void ddl_pace_rate_off_test(struct kunit *test)
  */
 static void ddl_pace_release_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	u64 next;
 
@@ -857,8 +857,8 @@ static struct kunit_case ddl_pace_test_cases[] = {
 
 static struct kunit_suite ddl_pace_test_suite = {
 	.name = "sch_ddl_pace",
-	.init = ddl_psim_init,
-	.exit = ddl_psim_exit,
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
 	.test_cases = ddl_pace_test_cases,
 };
 
@@ -869,7 +869,7 @@ static void ddl_aqm_no_target_test(struct kunit *test)
 {
 	static const u64 others[] = { 0, 1, 1000000, U32_MAX };
 	static const u32 lens[] = { 1, DDL_P_PKT, 65536 };
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	u32 i, j;
 	u64 t;
 
@@ -914,7 +914,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_below, ddl_below_cases, name);
 static void ddl_aqm_at_or_below_test(struct kunit *test)
 {
 	const struct ddl_below_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	u64 t, other;
 
 	sim->p.rate = c->rate;
@@ -977,7 +977,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_above, ddl_above_cases, name);
 static void ddl_aqm_interval_test(struct kunit *test)
 {
 	const struct ddl_above_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 interval = c->interval_us * DDL_P_US, t0 = DDL_P_T0;
 	u64 t = t0, last = 0, signals = 0, other;
 	enum ddl_signal sig, want;
@@ -1016,7 +1016,7 @@ static void ddl_aqm_interval_test(struct kunit *test)
  */
 static void ddl_aqm_green_change_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	u64 t0 = DDL_P_T0, interval, other;
 
 	sim->p.mode = TC_DDL_MODE_FAIR;
@@ -1067,7 +1067,7 @@ static void ddl_aqm_expect_quiet(struct kunit *test, struct ddl_sched *s,
 static void ddl_aqm_reset_test(struct kunit *test)
 {
 	const struct ddl_reset_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT, below = above - c->drop;
 	const u64 interval = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
@@ -1105,7 +1105,7 @@ static void ddl_aqm_reset_test(struct kunit *test)
  */
 static void ddl_aqm_drained_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT;
 	const u64 interval = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
@@ -1139,7 +1139,7 @@ static void ddl_aqm_drained_test(struct kunit *test)
  */
 static void ddl_aqm_lead_window_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	const u64 interval = DDL_INTERVAL_DEFAULT * DDL_P_US;
 	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT;
@@ -1217,8 +1217,8 @@ static struct kunit_case ddl_aqm_test_cases[] = {
 
 static struct kunit_suite ddl_aqm_test_suite = {
 	.name = "sch_ddl_aqm",
-	.init = ddl_psim_init,
-	.exit = ddl_psim_exit,
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
 	.test_cases = ddl_aqm_test_cases,
 };
 

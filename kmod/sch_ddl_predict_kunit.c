@@ -5,7 +5,7 @@
  * windows, hits and bounded misses, changes of pattern and pauses.
  *
  * The suite compiles the core units into its own module and drives them
- * through the simulated qdisc of ddl_kunit_psim.h.
+ * through the simulated qdisc of ddl_kunit_sim.h.
  */
 
 #include <kunit/test.h>
@@ -15,7 +15,7 @@
 
 #include "ddl_kunit_core.h"
 
-#include "ddl_kunit_psim.h"
+#include "ddl_kunit_sim.h"
 
 /* sch_ddl_predict: ddl_ewma() */
 
@@ -137,7 +137,7 @@ static const int ddl_jitter_pattern[] = { 0, 1, -1, 1, 0, -1, 1, -1 };
 static void ddl_predict_learn_test(struct kunit *test)
 {
 	const struct ddl_learn_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[2];
 	u64 t = DDL_P_T0, bytes;
 	u32 i;
@@ -200,7 +200,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_gap, ddl_gap_cases, name);
 static void ddl_predict_gap_test(struct kunit *test)
 {
 	const struct ddl_gap_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[1];
 
 	sim->p.yield_us = c->yield_us;
@@ -225,7 +225,7 @@ static void ddl_predict_gap_test(struct kunit *test)
  */
 static void ddl_predict_acks_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[2];
 	u64 t;
 	u32 i;
@@ -254,7 +254,7 @@ static void ddl_predict_acks_test(struct kunit *test)
  */
 static void ddl_predict_sub_bursts_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[0];
 	u64 t = DDL_P_T0;
 	u32 i;
@@ -278,7 +278,7 @@ static void ddl_predict_sub_bursts_test(struct kunit *test)
  */
 static void ddl_predict_first_and_background_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 8);
+	struct ddl_sim *sim = ddl_psim_new(test, 8);
 	const u32 bg = DDL_BG(&sim->s);
 	u64 t = DDL_P_T0;
 	u32 i;
@@ -338,7 +338,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_window, ddl_window_cases, name);
 static void ddl_predict_window_test(struct kunit *test)
 {
 	const struct ddl_window_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 lead = c->lead_us * DDL_P_US;
 	struct ddl_sched *s = &sim->s;
 	u64 t, open, tt;
@@ -391,7 +391,7 @@ static void ddl_predict_window_test(struct kunit *test)
  */
 static void ddl_predict_miss_bounded_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	u64 t, pred, tt;
@@ -426,7 +426,7 @@ static void ddl_predict_miss_bounded_test(struct kunit *test)
 /* Exactly at the edges: open at pred - lead, closed at pred + lead. */
 static void ddl_predict_miss_edges_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	u64 t, pred;
@@ -455,7 +455,7 @@ static void ddl_predict_miss_edges_test(struct kunit *test)
  */
 static void ddl_predict_miss_unobserved_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	u64 t;
@@ -472,7 +472,7 @@ static void ddl_predict_miss_unobserved_test(struct kunit *test)
  * The next window of job @idx, whose last burst began at @t, opens exactly
  * at @t + its period - @lead, not before.
  */
-static void ddl_expect_next_window(struct ddl_psim *sim, u32 idx, u64 t,
+static void ddl_expect_next_window(struct ddl_sim *sim, u32 idx, u64 t,
 				   u64 lead)
 {
 	struct kunit *test = sim->test;
@@ -491,7 +491,7 @@ static void ddl_expect_next_window(struct ddl_psim *sim, u32 idx, u64 t,
  */
 static void ddl_predict_early_burst_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[1];
@@ -520,7 +520,7 @@ static void ddl_predict_early_burst_test(struct kunit *test)
  */
 static void ddl_predict_late_burst_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[1];
@@ -547,7 +547,7 @@ static void ddl_predict_late_burst_test(struct kunit *test)
  */
 static void ddl_predict_period_change_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 lead = 10 * DDL_P_MS, p2 = 200 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[3];
@@ -612,7 +612,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_change, ddl_change_cases, name);
 static void ddl_predict_restart_test(struct kunit *test)
 {
 	const struct ddl_change_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[2];
 	u64 t;
 	u32 i;
@@ -666,7 +666,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_pause, ddl_pause_cases, name);
 static void ddl_predict_pause_test(struct kunit *test)
 {
 	const struct ddl_pause_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[1];
@@ -722,7 +722,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_tail, ddl_tail_cases, name);
 static void ddl_predict_tail_test(struct kunit *test)
 {
 	const struct ddl_tail_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS;
 	struct ddl_cls *cls = &sim->s.cls[1];
 	u64 t = DDL_P_T0;
@@ -815,7 +815,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_stall, ddl_stall_cases, name);
 #define DDL_STALL_ITERS	20U
 
 /* Job 3 sends @pkts packets at @t; returns whether a burst started. */
-static bool ddl_stall_send(struct ddl_psim *sim, u64 t, u32 pkts)
+static bool ddl_stall_send(struct ddl_sim *sim, u64 t, u32 pkts)
 {
 	return ddl_psim_burst(sim, 3, t, (u64)pkts * DDL_P_PKT);
 }
@@ -831,7 +831,7 @@ static bool ddl_stall_send(struct ddl_psim *sim, u64 t, u32 pkts)
 static void ddl_predict_stall_test(struct kunit *test)
 {
 	const struct ddl_stall_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 400 * DDL_P_MS, size = DDL_STALL_PKTS * DDL_P_PKT;
 	const u64 span = c->stall_max - c->stall_min;
 	struct ddl_cls *cls = &sim->s.cls[3];
@@ -904,7 +904,7 @@ static const u32 ddl_aperiodic_ms[] = { 30, 170, 60, 250, 20, 140, 90, 310,
 /* Bursts at irregular intervals are never predicted, so never a window. */
 static void ddl_predict_aperiodic_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_sched *s = &sim->s;
 	u64 t = DDL_P_T0;
 	u32 i;
@@ -950,7 +950,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_maxp, ddl_maxp_cases, name);
 static void ddl_predict_maxperiod_test(struct kunit *test)
 {
 	const struct ddl_maxp_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	u64 t = DDL_P_T0;
 	u32 i;
 
@@ -971,7 +971,7 @@ static void ddl_predict_maxperiod_test(struct kunit *test)
  */
 static void ddl_predict_maxperiod_reset_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[0];
 	const u64 p2 = 60 * DDL_P_MS;
 	u64 t;
@@ -1018,7 +1018,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_two, ddl_two_cases, name);
 static void ddl_predict_two_jobs_test(struct kunit *test)
 {
 	const struct ddl_two_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	u64 t = DDL_P_T0;
@@ -1046,7 +1046,7 @@ static void ddl_predict_two_jobs_test(struct kunit *test)
  */
 static void ddl_predict_new_owner_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 1);
+	struct ddl_sim *sim = ddl_psim_new(test, 1);
 	struct ddl_cls *cls = &sim->s.cls[0];
 	const u64 period = 100 * DDL_P_MS;
 	u64 t = DDL_P_T0;
@@ -1086,7 +1086,7 @@ static void ddl_predict_new_owner_test(struct kunit *test)
  */
 static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead2 = 5 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_params old;
@@ -1172,7 +1172,7 @@ static void ddl_check_periodic(struct kunit *test, const struct ddl_sched *s)
  */
 static void ddl_predict_many_jobs_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, DDL_MANY_JOBS);
+	struct ddl_sim *sim = ddl_psim_new(test, DDL_MANY_JOBS);
 	const u64 lead = 2 * DDL_P_MS, end = DDL_P_T0 + 3 * DDL_P_SEC;
 	struct ddl_sched *s = &sim->s;
 	u32 i, j, bursts = 0, checked = 0;
@@ -1238,7 +1238,7 @@ static void ddl_predict_many_jobs_test(struct kunit *test)
  */
 static void ddl_predict_in_turn_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, DDL_RR_JOBS);
+	struct ddl_sim *sim = ddl_psim_new(test, DDL_RR_JOBS);
 	const u64 period = DDL_RR_JOBS * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct rb_node *node;
@@ -1296,8 +1296,8 @@ static struct kunit_case ddl_predict_test_cases[] = {
 
 static struct kunit_suite ddl_predict_test_suite = {
 	.name = "sch_ddl_predict",
-	.init = ddl_psim_init,
-	.exit = ddl_psim_exit,
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
 	.test_cases = ddl_predict_test_cases,
 };
 
