@@ -392,25 +392,6 @@ void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c)
 }
 
 /**
- * ddl_cluster_unqueue() - a job class became empty
- * @s: scheduler
- * @c: job class
- *
- * It keeps its key and its place among the ranked jobs: a pause in its
- * burst.  ddl_cluster_rank() drops it from there when the pause is over.
- *
- * Context: under the qdisc lock.  O(log jobs).
- */
-void ddl_cluster_unqueue(struct ddl_sched *s, struct ddl_cls *c)
-{
-	if (RB_EMPTY_NODE(&c->cl.node))
-		return;
-	rb_erase_cached(&c->cl.node, &s->cl.order);
-	RB_CLEAR_NODE(&c->cl.node);
-	s->cl.jobs--;
-}
-
-/**
  * ddl_cluster_first() - the backlogged job with the smallest cluster key
  * @s: scheduler
  *
@@ -606,7 +587,7 @@ void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
 	for (i = 0; i < s->jobs; i++) {
 		c = &s->cls[i];
 		if (!on) {
-			ddl_cluster_unqueue(s, c);
+			ddl_cluster_unqueue(&s->cl, &c->cl);
 			ddl_ranked_del(s, c);
 			continue;
 		}

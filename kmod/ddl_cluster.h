@@ -80,7 +80,6 @@ u64 ddl_epoch_of(const struct ddl_params *p, u64 shared);
 void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
 			 u32 idx, u32 len, enum ddl_burst_event ev, u64 now);
 void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c);
-void ddl_cluster_unqueue(struct ddl_sched *s, struct ddl_cls *c);
 u32 ddl_cluster_first(const struct ddl_sched *s);
 u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now);
 u64 ddl_deal_of(const struct ddl_params *p, u64 shared);
@@ -91,5 +90,26 @@ void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size);
 void ddl_cluster_reset(struct ddl_cls *c);
 void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
 			     bool was, bool on, u64 now);
+
+/**
+ * ddl_cluster_unqueue() - a job class became empty
+ * @cl: the cluster order
+ * @cc: the class's place in it
+ *
+ * It keeps its key and its place among the ranked jobs: a pause in its
+ * burst.  ddl_cluster_rank() drops it from there when the pause is over.
+ * Outside mode cluster the class is in no order: nothing to do.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+static inline void ddl_cluster_unqueue(struct ddl_cluster *cl,
+				       struct ddl_cluster_cls *cc)
+{
+	if (RB_EMPTY_NODE(&cc->node))
+		return;
+	rb_erase_cached(&cc->node, &cl->order);
+	RB_CLEAR_NODE(&cc->node);
+	cl->jobs--;
+}
 
 #endif /* _DDL_CLUSTER_H */

@@ -708,25 +708,6 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 }
 
 /**
- * ddl_head_queued() - when the head packet of a class was queued
- * @s: scheduler
- * @idx: class index, backlogged
- * @since: its enqueue time, ns
- *
- * Call after ddl_served() when the class still holds packets: the guard
- * then bounds how long a packet waits, not only the gaps between two of a
- * class's packets.  A TCP flow whose packets wait less than its minimum
- * RTO keeps its timers: a job that waits for its turn loses no state.
- * Without the call the guard counts from the class's last service.
- *
- * Context: under the qdisc lock.  Constant time.
- */
-void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
-{
-	s->cls[idx].head_since = since;
-}
-
-/**
  * ddl_activate() - a class's queue went from empty to non-empty
  * @s: scheduler
  * @p: configuration
@@ -788,7 +769,7 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 
 	ddl_bm_clear(s, idx);
 	ddl_fair_unqueue(s, c);
-	ddl_cluster_unqueue(s, c);
+	ddl_cluster_unqueue(&s->cl, &c->cl);
 	list_del_init(&c->rr_node);
 	list_del_init(&c->ack_node);
 	ddl_burst_idle(&c->burst, now);

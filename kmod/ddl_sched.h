@@ -262,7 +262,6 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		enum ddl_reason reason, u32 len, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
-void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since);
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight);
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
@@ -275,5 +274,24 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 		 u32 idx);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
 u32 ddl_bm_first(const struct ddl_sched *s, u32 from);
+
+/**
+ * ddl_head_queued() - when the head packet of a class was queued
+ * @s: scheduler
+ * @idx: class index, backlogged
+ * @since: its enqueue time, ns
+ *
+ * Call after ddl_served() when the class still holds packets: the guard
+ * then bounds how long a packet waits, not only the gaps between two of a
+ * class's packets.  A TCP flow whose packets wait less than its minimum
+ * RTO keeps its timers: a job that waits for its turn loses no state.
+ * Without the call the guard counts from the class's last service.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+static inline void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
+{
+	s->cls[idx].head_since = since;
+}
 
 #endif /* _DDL_SCHED_H */
