@@ -70,53 +70,71 @@ static bool ddl_key_before(u64 a, u64 b)
 /* Smaller key first; equal keys by their rotation, then by arrival. */
 static bool ddl_cl_before(const struct ddl_cls *a, const struct ddl_cls *b)
 {
-	if (a->cl_key != b->cl_key)
-		return ddl_key_before(a->cl_key, b->cl_key);
-	return a->cl_rot < b->cl_rot;
+	if (a->cl.key != b->cl.key)
+		return ddl_key_before(a->cl.key, b->cl.key);
+	return a->cl.rot < b->cl.rot;
 }
 
 static bool ddl_cl_less(struct rb_node *a, const struct rb_node *b)
 {
-	return ddl_cl_before(rb_entry(a, struct ddl_cls, cl_node),
-			     rb_entry(b, struct ddl_cls, cl_node));
+	return ddl_cl_before(rb_entry(a, struct ddl_cls, cl.node),
+			     rb_entry(b, struct ddl_cls, cl.node));
 }
 
 static bool ddl_rank_less(struct rb_node *a, const struct rb_node *b)
 {
-	return ddl_cl_before(rb_entry(a, struct ddl_cls, rank_node),
-			     rb_entry(b, struct ddl_cls, rank_node));
+	return ddl_cl_before(rb_entry(a, struct ddl_cls, cl.rank_node),
+			     rb_entry(b, struct ddl_cls, cl.rank_node));
 }
 
 static void ddl_ranked_del(struct ddl_sched *s, struct ddl_cls *c)
 {
-	if (RB_EMPTY_NODE(&c->rank_node))
+	if (RB_EMPTY_NODE(&c->cl.rank_node))
 		return;
-	rb_erase_cached(&c->rank_node, &s->ranked);
-	RB_CLEAR_NODE(&c->rank_node);
+	rb_erase_cached(&c->cl.rank_node, &s->cl.ranked);
+	RB_CLEAR_NODE(&c->cl.rank_node);
 }
 
 static void ddl_ranked_add(struct ddl_sched *s, struct ddl_cls *c)
 {
-	if (RB_EMPTY_NODE(&c->rank_node))
-		rb_add_cached(&c->rank_node, &s->ranked, ddl_rank_less);
+	if (RB_EMPTY_NODE(&c->cl.rank_node))
+		rb_add_cached(&c->cl.rank_node, &s->cl.ranked, ddl_rank_less);
 }
 
 /* Give job @c a new key: it moves in both trees. */
 static void ddl_cl_rekey(struct ddl_sched *s, struct ddl_cls *c, u64 key,
 			 u32 rot)
 {
-	bool queued = !RB_EMPTY_NODE(&c->cl_node);
-	bool ranked = !RB_EMPTY_NODE(&c->rank_node);
+	bool queued = !RB_EMPTY_NODE(&c->cl.node);
+	bool ranked = !RB_EMPTY_NODE(&c->cl.rank_node);
 
 	if (queued)
-		rb_erase_cached(&c->cl_node, &s->cl);
+		rb_erase_cached(&c->cl.node, &s->cl.order);
 	ddl_ranked_del(s, c);
-	c->cl_key = key;
-	c->cl_rot = rot;
+	c->cl.key = key;
+	c->cl.rot = rot;
 	if (queued)
-		rb_add_cached(&c->cl_node, &s->cl, ddl_cl_less);
+		rb_add_cached(&c->cl.node, &s->cl.order, ddl_cl_less);
 	if (ranked || c->backlogged)
 		ddl_ranked_add(s, c);
+}
+
+/**
+ * ddl_cluster_init() - an empty cluster order
+ * @s: scheduler, its classes allocated
+ *
+ * Context: process context.
+ */
+void ddl_cluster_init(struct ddl_sched *s)
+{
+	u32 i;
+
+	s->cl.order = RB_ROOT_CACHED;
+	s->cl.ranked = RB_ROOT_CACHED;
+	for (i = 0; i <= s->jobs; i++) {
+		RB_CLEAR_NODE(&s->cls[i].cl.node);
+		RB_CLEAR_NODE(&s->cls[i].cl.rank_node);
+	}
 }
 
 /**
@@ -211,10 +229,10 @@ static u64 ddl_cl_span(const struct ddl_params *p, const struct ddl_cls *c)
 {
 	u64 span;
 
-	if (!c->size || !p->rate)
+	if (!c->cl.size || !p->rate)
 		return 0;
 	/* size * jobs <= 2^40 * 2^12; weight * rate < 2^8 * 2^37. */
-	span = mul_u64_u64_div_u64(c->size * p->jobs * DDL_WEIGHT_DEFAULT,
+	span = mul_u64_u64_div_u64(c->cl.size * p->jobs * DDL_WEIGHT_DEFAULT,
 				   NSEC_PER_SEC_U64,
 				   (u64)c->weight * p->rate);
 	return min_t(u64, span, DDL_CL_SPAN_MAX);
@@ -225,8 +243,8 @@ static u64 ddl_cl_allow(const struct ddl_params *p, const struct ddl_cls *c)
 {
 	u64 bytes;
 
-	if (c->size)
-		return c->size;
+	if (c->cl.size)
+		return c->cl.size;
 	if (!p->rate)
 		return DDL_FAIR_STEP_MAX;
 	bytes = div64_u64((u64)p->epoch_us * DDL_CL_NOMINAL * p->rate,
@@ -239,7 +257,7 @@ static u64 ddl_cl_step(const struct ddl_params *p, const struct ddl_cls *c)
 {
 	u64 epoch = (u64)p->epoch_us * NSEC_PER_USEC_U64;
 
-	if (!c->size || !p->rate)
+	if (!c->cl.size || !p->rate)
 		return epoch * DDL_CL_NOMINAL;
 	return max(ddl_cl_span(p, c), epoch);
 }
@@ -254,11 +272,11 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
 	u32 turn;
 
 	div_u64_rem(k, s->jobs, &turn);
-	s->epoch = k;
+	s->cl.epoch = k;
 	if (ddl_near_edge(p, shared, epoch_ns))
-		s->edge_bursts++;
-	c->cl_allow = ddl_cl_allow(p, c);
-	c->cl_bytes = 0;
+		s->cl.edge_bursts++;
+	c->cl.allow = ddl_cl_allow(p, c);
+	c->cl.bytes = 0;
 	ddl_cl_rekey(s, c, k * epoch_ns + ddl_cl_span(p, c),
 		     (idx + s->jobs - turn) % s->jobs);
 }
@@ -274,21 +292,19 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
  * DDL_FAIR_PAUSE_US) goes on with its key.  Unlike the fair order's, the
  * test looks at time only: the bytes a host queued of a job differ from
  * host to host, the time between a job's iterations (its computation)
- * does not.  Does nothing unless the cluster order is kept.
+ * does not.  Called only in mode cluster.
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
-		       u32 idx, u64 now)
+static void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
+			      u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (!s->cl_on)
+	if (c->cl.allow && now - c->burst.empty_since < DDL_FAIR_PAUSE_NS)
 		return;
-	if (c->cl_allow && now - c->empty_since < DDL_FAIR_PAUSE_NS)
-		return;
-	s->cl_bursts++;
-	ddl_cl_tag(s, p, idx, now + s->clock_off);
+	s->cl.bursts++;
+	ddl_cl_tag(s, p, idx, now + s->cl.clock_off);
 }
 
 /**
@@ -300,30 +316,67 @@ void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
  *
  * A burst that outgrows what its key covers has the key moved on by
  * ddl_cl_step() for each allowance, or part of one, it is over.  The
- * caller tests @s->cl_on: in the other modes nothing is called per packet.
+ * caller calls it only in mode cluster: in the other modes nothing is
+ * called per packet.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the key
  * moves.
  */
-void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
-			  u32 idx, u32 len)
+static void ddl_cluster_enqueued(struct ddl_sched *s,
+				 const struct ddl_params *p, u32 idx, u32 len)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	u64 allow, n;
 
-	c->cl_bytes += len;
-	if (c->cl_bytes <= c->cl_allow)
+	c->cl.bytes += len;
+	if (c->cl.bytes <= c->cl.allow)
 		return;
 
 	allow = ddl_cl_allow(p, c);
-	n = div64_u64(c->cl_bytes - c->cl_allow + allow - 1, allow);
-	c->cl_allow += n * allow;
-	s->cl_exts++;
-	ddl_cl_rekey(s, c, c->cl_key + n * ddl_cl_step(p, c), c->cl_rot);
+	n = div64_u64(c->cl.bytes - c->cl.allow + allow - 1, allow);
+	c->cl.allow += n * allow;
+	s->cl.exts++;
+	ddl_cl_rekey(s, c, c->cl.key + n * ddl_cl_step(p, c), c->cl.rot);
 }
 
 /**
- * ddl_cluster_queue() - a job class became backlogged
+ * ddl_cluster_arrived() - a packet joined a job's queue (mode cluster)
+ * @s: scheduler, keeping the cluster order
+ * @p: configuration
+ * @idx: job class index
+ * @len: bytes
+ * @ev: what the packet did to the job's burst (ddl_burst_begin())
+ * @now: current time, ns
+ *
+ * A new burst gets its key (ddl_cluster_burst()); every job packet counts
+ * toward what the key covers (ddl_cluster_enqueued()).
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
+ * starts or its key moves.
+ */
+void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
+			 u32 idx, u32 len, enum ddl_burst_event ev, u64 now)
+{
+	if (ev == DDL_BURST_START)
+		ddl_cluster_burst(s, p, idx, now);
+	ddl_cluster_enqueued(s, p, idx, len);
+}
+
+/**
+ * ddl_cluster_reset() - a class changes owner
+ * @c: job class
+ *
+ * The new owner's first burst gets a key of its own.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_cluster_reset(struct ddl_cls *c)
+{
+	c->cl.allow = 0;
+}
+
+/**
+ * ddl_cluster_queue() - a job class became backlogged (mode cluster)
  * @s: scheduler
  * @c: job class
  *
@@ -331,30 +384,11 @@ void ddl_cluster_enqueued(struct ddl_sched *s, const struct ddl_params *p,
  */
 void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c)
 {
-	if (!s->cl_on || !RB_EMPTY_NODE(&c->cl_node))
+	if (!RB_EMPTY_NODE(&c->cl.node))
 		return;
-	rb_add_cached(&c->cl_node, &s->cl, ddl_cl_less);
-	s->cl_jobs++;
+	rb_add_cached(&c->cl.node, &s->cl.order, ddl_cl_less);
+	s->cl.jobs++;
 	ddl_ranked_add(s, c);
-}
-
-/**
- * ddl_cluster_unqueue() - a job class became empty
- * @s: scheduler
- * @c: job class
- *
- * It keeps its key and its place among the ranked jobs: a pause in its
- * burst.  ddl_cluster_rank() drops it from there when the pause is over.
- *
- * Context: under the qdisc lock.  O(log jobs).
- */
-void ddl_cluster_unqueue(struct ddl_sched *s, struct ddl_cls *c)
-{
-	if (RB_EMPTY_NODE(&c->cl_node))
-		return;
-	rb_erase_cached(&c->cl_node, &s->cl);
-	RB_CLEAR_NODE(&c->cl_node);
-	s->cl_jobs--;
 }
 
 /**
@@ -366,9 +400,9 @@ void ddl_cluster_unqueue(struct ddl_sched *s, struct ddl_cls *c)
  */
 u32 ddl_cluster_first(const struct ddl_sched *s)
 {
-	struct rb_node *node = rb_first_cached(&s->cl);
+	struct rb_node *node = rb_first_cached(&s->cl.order);
 
-	return node ? rb_entry(node, struct ddl_cls, cl_node) - s->cls :
+	return node ? rb_entry(node, struct ddl_cls, cl.node) - s->cls :
 		      DDL_NONE;
 }
 
@@ -381,7 +415,8 @@ u32 ddl_cluster_first(const struct ddl_sched *s)
  *
  * Counts the jobs before @idx in the cluster order whose burst is in
  * progress: backlogged, or empty for less than DDL_FAIR_PAUSE_US.  A job
- * whose pause is over leaves the ranked jobs on the way.
+ * whose pause is over leaves the ranked jobs on the way.  Outside mode
+ * cluster no job is ranked: 0.
  *
  * Context: under the qdisc lock.  At most @max jobs counted; each job
  * dropped on the way was added once, when it became backlogged.
@@ -393,16 +428,16 @@ u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
 	struct rb_node *node, *next;
 	u32 rank = 0;
 
-	if (!s->cl_on || RB_EMPTY_NODE(&c->rank_node))
+	if (RB_EMPTY_NODE(&c->cl.rank_node))
 		return 0;
-	for (node = rb_first_cached(&s->ranked); node && rank < max;
+	for (node = rb_first_cached(&s->cl.ranked); node && rank < max;
 	     node = next) {
 		next = rb_next(node);
-		o = rb_entry(node, struct ddl_cls, rank_node);
+		o = rb_entry(node, struct ddl_cls, cl.rank_node);
 		if (o == c)
 			break;
 		if (!o->backlogged &&
-		    now - o->empty_since >= DDL_FAIR_PAUSE_NS) {
+		    now - o->burst.empty_since >= DDL_FAIR_PAUSE_NS) {
 			ddl_ranked_del(s, o);
 			continue;
 		}
@@ -421,12 +456,12 @@ static u64 ddl_deal_now(struct ddl_sched *s, const struct ddl_params *p,
 {
 	u64 len = (u64)p->shuffle_us * NSEC_PER_USEC_U64;
 
-	if (len != s->deal_len || shared - s->deal_start >= len) {
-		s->deal = ddl_deal_of(p, shared);
-		s->deal_start = p->base_ns + s->deal * len;
-		s->deal_len = len;
+	if (len != s->cl.deal_len || shared - s->cl.deal_start >= len) {
+		s->cl.deal = ddl_deal_of(p, shared);
+		s->cl.deal_start = p->base_ns + s->cl.deal * len;
+		s->cl.deal_len = len;
 	}
-	return s->deal;
+	return s->cl.deal;
 }
 
 /*
@@ -438,15 +473,15 @@ static u64 ddl_deal_now(struct ddl_sched *s, const struct ddl_params *p,
 static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
 			   u32 idx, u64 deal)
 {
-	if (deal - c->cl_mark_deal > DDL_DEAL_SPAN) {
-		c->cl_mark = p->ndscp - 1;
-		c->cl_mark_deal = deal;
+	if (deal - c->cl.mark_deal > DDL_DEAL_SPAN) {
+		c->cl.mark = p->ndscp - 1;
+		c->cl.mark_deal = deal;
 		return;
 	}
-	while (c->cl_mark_deal != deal) {
-		c->cl_mark_deal++;
-		c->cl_mark = max(c->cl_mark,
-				 ddl_fabric_place(p, idx, c->cl_mark_deal));
+	while (c->cl.mark_deal != deal) {
+		c->cl.mark_deal++;
+		c->cl.mark = max(c->cl.mark,
+				 ddl_fabric_place(p, idx, c->cl.mark_deal));
 	}
 }
 
@@ -467,10 +502,10 @@ static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
  * and the receiver's TCP would take that reordering for loss and the
  * sender retransmit.  A place that falls is written at once: later packets
  * then queue behind earlier ones, in order.  The job's next burst (as
- * ddl_burst_start() sees it, after a gap) starts from its place then: a
+ * ddl_burst_begin() sees it, after a gap) starts from its place then: a
  * synchronous job sends it only when its last one has arrived.  With a
  * shuffle the place is held through the job's iteration (from its first
- * burst after a quiet time, ddl_burst_start()), not only its burst: a host
+ * burst after a quiet time, ddl_pred_burst()), not only its burst: a host
  * that is not the bottleneck sees an iteration as many short bursts, and
  * a burst's packets still wait in the fabric's queues when the next one
  * begins.  The place then depends on the job's class, its iteration's
@@ -484,28 +519,29 @@ u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
 		     u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
-	u64 from = p->shuffle_us ? c->iter_start : c->last_burst;
+	u64 from = p->shuffle_us ? c->pred.iter_start : c->burst.start;
 	u32 max = p->ndscp - 1;
 
-	if (c->cl_mark_burst != from) {
-		c->cl_mark_burst = from;
-		c->cl_mark = 0;
+	if (c->cl.mark_burst != from) {
+		c->cl.mark_burst = from;
+		c->cl.mark = 0;
 		if (p->shuffle_us) {
-			u64 start = from + s->clock_off;
+			u64 start = from + s->cl.clock_off;
 
-			c->cl_mark_deal = ddl_deal_of(p, start);
-			c->cl_mark = ddl_fabric_place(p, idx, c->cl_mark_deal);
+			c->cl.mark_deal = ddl_deal_of(p, start);
+			c->cl.mark = ddl_fabric_place(p, idx, c->cl.mark_deal);
 			if (ddl_near_edge(p, start, (u64)p->shuffle_us *
 						    NSEC_PER_USEC_U64))
-				s->edge_bursts++;
+				s->cl.edge_bursts++;
 		}
 	}
 	if (p->shuffle_us)
-		ddl_mark_deals(c, p, idx, ddl_deal_now(s, p, now + s->clock_off));
+		ddl_mark_deals(c, p, idx,
+			       ddl_deal_now(s, p, now + s->cl.clock_off));
 	else
-		c->cl_mark = max(c->cl_mark,
+		c->cl.mark = max(c->cl.mark,
 				 ddl_cluster_rank(s, idx, max, now));
-	return min(c->cl_mark, max);
+	return min(c->cl.mark, max);
 }
 
 /**
@@ -520,44 +556,45 @@ u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
  */
 void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size)
 {
-	s->cls[idx].size = size;
+	s->cls[idx].cl.size = size;
 }
 
 /**
- * ddl_cluster_mode() - keep the cluster order, or stop keeping it
+ * ddl_cluster_reconfigure() - a new configuration
  * @s: scheduler
- * @p: the configuration in force; mode cluster keeps the order
+ * @p: the new configuration
+ * @was: the cluster order was kept until now (mode cluster)
+ * @on: it is kept from now on
  * @now: current time of the caller's clock, ns
  *
  * Entering mode cluster, every backlogged job is keyed as a burst that
- * starts now; leaving it, both trees are emptied.
- * Called at every change of the configuration: the deal of the fabric's
- * code points is computed again at the next mark (the base may be new).
+ * starts now; leaving it, both trees are emptied.  The deal of the
+ * fabric's code points is computed again at the next mark (the shuffle
+ * or the base may be new).
  *
- * Context: under the qdisc lock.  O(jobs log jobs).
+ * Context: under the qdisc lock.  O(jobs log jobs) when the order starts
+ * or stops being kept, else O(1).
  */
-void ddl_cluster_mode(struct ddl_sched *s, const struct ddl_params *p,
-		      u64 now)
+void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
+			     bool was, bool on, u64 now)
 {
-	bool on = p->mode == TC_DDL_MODE_CLUSTER;
 	struct ddl_cls *c;
 	u32 i;
 
-	s->deal_len = 0;	/* the shuffle or the base may have changed */
-	if (on == s->cl_on)
+	s->cl.deal_len = 0;
+	if (on == was)
 		return;
-	s->cl_on = on;
 	for (i = 0; i < s->jobs; i++) {
 		c = &s->cls[i];
 		if (!on) {
-			ddl_cluster_unqueue(s, c);
+			ddl_cluster_unqueue(&s->cl, &c->cl);
 			ddl_ranked_del(s, c);
 			continue;
 		}
-		c->cl_allow = 0;
+		c->cl.allow = 0;
 		if (!c->backlogged)
 			continue;
 		ddl_cluster_queue(s, c);
-		ddl_cl_tag(s, p, i, now + s->clock_off);
+		ddl_cl_tag(s, p, i, now + s->cl.clock_off);
 	}
 }

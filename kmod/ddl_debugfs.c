@@ -236,23 +236,6 @@ static void ddl_dir_name(const struct Qdisc *sch, char *buf, size_t len)
 		scnprintf(buf + n, len - n, "-ns%u", net->ns.inum);
 }
 
-static const char *ddl_mode_name(u32 mode)
-{
-	switch (mode) {
-	case TC_DDL_MODE_ROTATE:
-		return "rotate";
-	case TC_DDL_MODE_GREEN:
-		return "green";
-	case TC_DDL_MODE_STATIC:
-		return "static";
-	case TC_DDL_MODE_FAIR:
-		return "fair";
-	case TC_DDL_MODE_CLUSTER:
-		return "cluster";
-	}
-	return "?";
-}
-
 static const char *ddl_turn_name(u32 why)
 {
 	switch (why) {
@@ -331,7 +314,7 @@ static int ddl_config_show(struct seq_file *m, void *v)
 	seq_printf(m, "limit %u\n", p.limit);
 	seq_printf(m, "memory_limit %u\n", p.memory_limit);
 	seq_printf(m, "jobs %u\n", p.jobs);
-	seq_printf(m, "mode %s\n", ddl_mode_name(p.mode));
+	seq_printf(m, "mode %s\n", ddl_mode(&p)->name);
 	ddl_seq_us(m, "slice_us", p.slice_us);
 	ddl_seq_us(m, "yield_us", p.yield_us);
 	seq_printf(m, "maxwait_us %u\n", p.maxwait_us);
@@ -386,10 +369,10 @@ static void ddl_cls_stop(struct seq_file *m, void *v)
 static void ddl_settle_one(struct Qdisc *sch, u32 idx, u64 now)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	u64 done = q->s.bursts_done;
+	u64 done = q->s.log.bursts_done;
 
 	ddl_burst_settle(&q->s, &q->params, idx, now);
-	if (q->s.bursts_done != done)
+	if (q->s.log.bursts_done != done)
 		trace_ddl_burst_end(sch, idx + 1, ddl_burst_last(&q->s, idx, 0));
 }
 
@@ -433,8 +416,8 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 
 	ddl_lock(sch, &l);
 	now = ktime_get_ns();
-	r.keyed = c->keyed;
-	r.key = c->key;
+	r.keyed = c->keymap.keyed;
+	r.key = c->keymap.key;
 	r.weight = c->weight;
 	r.qlen = q->classes[idx].q.qlen;
 	r.backlog = q->classes[idx].qstats.backlog;
@@ -443,13 +426,13 @@ static int ddl_classes_show(struct seq_file *m, void *v)
 	r.bytes_green = c->bytes_green;
 	r.bytes_yellow = c->bytes_yellow;
 	r.green_ns = ddl_green_ns(&q->s, idx, now);
-	r.period = c->samples ? c->period : 0;
-	r.burst_bytes = c->burst_size;
-	r.predicted = c->predicted;
-	r.bursts = c->bursts;
+	r.period = ddl_pred_period(&c->pred);
+	r.burst_bytes = c->pred.burst_size;
+	r.predicted = c->pred.predicted;
+	r.bursts = c->burst.count;
 	if (idx != DDL_BG(&q->s)) {
 		ddl_settle_one(sch, idx, now);
-		jl = &q->s.jlog[idx];
+		jl = &q->s.log.jlog[idx];
 		r.done = jl->done;
 		r.max_us = jl->max_us;
 		r.p50 = ddl_hist_quantile(jl->hist, jl->max_us, 500);
@@ -503,7 +486,7 @@ static u32 ddl_job_snapshot(struct Qdisc *sch, void *v, struct ddl_job_log *jl)
 
 	ddl_lock(sch, &l);
 	ddl_settle_one(sch, idx, ktime_get_ns());
-	*jl = q->s.jlog[idx];
+	*jl = q->s.log.jlog[idx];
 	ddl_unlock(&l);
 	return idx;
 }
@@ -588,7 +571,7 @@ static int ddl_turns_show(struct seq_file *m, void *v)
 
 	ddl_lock(sch, &l);
 	now = ktime_get_ns();
-	turns = q->s.turns;
+	turns = q->s.log.turns;
 	for (n = 0; n < DDL_TURN_LOG; n++) {
 		r = ddl_turn_last(&q->s, n);
 		if (!r)
@@ -628,19 +611,19 @@ static int ddl_pace_show(struct seq_file *m, void *v)
 	target = q->params.target_bytes;
 	qlen = sch->q.qlen;
 	backlog = sch->qstats.backlog;
-	pace_next = s->pace_next;
-	throttled_since = s->throttled_since;
-	throttled_ns = s->throttled_ns;
-	throttles = s->throttles;
-	paced_pkts = s->paced_pkts;
-	paced_bytes = s->paced_bytes;
-	above = s->above;
-	above_since = s->above_since;
-	next_signal = s->next_signal;
-	lead_job = s->lead_job;
-	lead_open = s->lead_open;
-	lead_close = s->lead_close;
-	lead_active = s->lead_active;
+	pace_next = s->pace.next;
+	throttled_since = s->pace.throttled_since;
+	throttled_ns = s->pace.throttled_ns;
+	throttles = s->pace.throttles;
+	paced_pkts = s->pace.paced_pkts;
+	paced_bytes = s->pace.paced_bytes;
+	above = s->pace.above;
+	above_since = s->pace.above_since;
+	next_signal = s->pace.next_signal;
+	lead_job = s->pred.lead_job;
+	lead_open = s->pred.lead_open;
+	lead_close = s->pred.lead_close;
+	lead_active = s->pred.lead_active;
 	lead_ns = ddl_lead_ns(s, now);
 	ddl_unlock(&l);
 

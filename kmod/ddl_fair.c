@@ -51,24 +51,24 @@ static u64 ddl_vlen(u64 bytes, u32 w)
 
 static bool ddl_fair_less(struct rb_node *a, const struct rb_node *b)
 {
-	return ddl_v_before(rb_entry(a, struct ddl_cls, fair_node)->vfinish,
-			    rb_entry(b, struct ddl_cls, fair_node)->vfinish);
+	return ddl_v_before(rb_entry(a, struct ddl_fair_cls, node)->vfinish,
+			    rb_entry(b, struct ddl_fair_cls, node)->vfinish);
 }
 
 static bool ddl_gps_less(struct rb_node *a, const struct rb_node *b)
 {
-	return ddl_v_before(rb_entry(a, struct ddl_cls, gps_node)->vfinish,
-			    rb_entry(b, struct ddl_cls, gps_node)->vfinish);
+	return ddl_v_before(rb_entry(a, struct ddl_fair_cls, gps_node)->vfinish,
+			    rb_entry(b, struct ddl_fair_cls, gps_node)->vfinish);
 }
 
-static void ddl_gps_del(struct ddl_sched *s, struct ddl_cls *c)
+static void ddl_gps_del(struct ddl_fair *f, struct ddl_cls *c)
 {
-	if (RB_EMPTY_NODE(&c->gps_node))
+	if (RB_EMPTY_NODE(&c->fair.gps_node))
 		return;
-	rb_erase_cached(&c->gps_node, &s->gps);
-	RB_CLEAR_NODE(&c->gps_node);
-	s->gps_weight -= c->weight;
-	s->gps_jobs--;
+	rb_erase_cached(&c->fair.gps_node, &f->gps);
+	RB_CLEAR_NODE(&c->fair.gps_node);
+	f->gps_weight -= c->weight;
+	f->gps_jobs--;
 }
 
 /*
@@ -76,21 +76,40 @@ static void ddl_gps_del(struct ddl_sched *s, struct ddl_cls *c)
  * arrival: an insertion goes after its equals, so jobs with identical
  * bursts keep the order they settled in.
  */
-static void ddl_fair_retag(struct ddl_sched *s, struct ddl_cls *c,
+static void ddl_fair_retag(struct ddl_fair *f, struct ddl_cls *c,
 			   u64 vfinish)
 {
-	bool queued = !RB_EMPTY_NODE(&c->fair_node);
+	struct ddl_fair_cls *fc = &c->fair;
+	bool queued = !RB_EMPTY_NODE(&fc->node);
 
 	if (queued)
-		rb_erase_cached(&c->fair_node, &s->fair);
-	ddl_gps_del(s, c);
-	c->vfinish = vfinish;
+		rb_erase_cached(&fc->node, &f->order);
+	ddl_gps_del(f, c);
+	fc->vfinish = vfinish;
 	if (queued)
-		rb_add_cached(&c->fair_node, &s->fair, ddl_fair_less);
-	if (ddl_v_before(s->vtime, vfinish)) {
-		rb_add_cached(&c->gps_node, &s->gps, ddl_gps_less);
-		s->gps_weight += c->weight;
-		s->gps_jobs++;
+		rb_add_cached(&fc->node, &f->order, ddl_fair_less);
+	if (ddl_v_before(f->vtime, vfinish)) {
+		rb_add_cached(&fc->gps_node, &f->gps, ddl_gps_less);
+		f->gps_weight += c->weight;
+		f->gps_jobs++;
+	}
+}
+
+/**
+ * ddl_fair_init() - an empty fair order
+ * @s: scheduler, its classes allocated
+ *
+ * Context: process context.
+ */
+void ddl_fair_init(struct ddl_sched *s)
+{
+	u32 i;
+
+	s->fair.order = RB_ROOT_CACHED;
+	s->fair.gps = RB_ROOT_CACHED;
+	for (i = 0; i <= s->jobs; i++) {
+		RB_CLEAR_NODE(&s->cls[i].fair.node);
+		RB_CLEAR_NODE(&s->cls[i].fair.gps_node);
 	}
 }
 
@@ -103,8 +122,8 @@ static void ddl_fair_retag(struct ddl_sched *s, struct ddl_cls *c,
  */
 void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c)
 {
-	if (RB_EMPTY_NODE(&c->fair_node))
-		rb_add_cached(&c->fair_node, &s->fair, ddl_fair_less);
+	if (RB_EMPTY_NODE(&c->fair.node))
+		rb_add_cached(&c->fair.node, &s->fair.order, ddl_fair_less);
 }
 
 /**
@@ -122,11 +141,11 @@ void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c)
 {
 	struct rb_node *node;
 
-	if (RB_EMPTY_NODE(&c->fair_node))
+	if (RB_EMPTY_NODE(&c->fair.node))
 		return;
-	rb_erase_cached(&c->fair_node, &s->fair);
-	RB_CLEAR_NODE(&c->fair_node);
-	if (!RB_EMPTY_ROOT(&s->fair.rb_root))
+	rb_erase_cached(&c->fair.node, &s->fair.order);
+	RB_CLEAR_NODE(&c->fair.node);
+	if (!RB_EMPTY_ROOT(&s->fair.order.rb_root))
 		return;
 
 	/*
@@ -134,9 +153,10 @@ void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c)
 	 * work, has none either: what it still holds is the part of some
 	 * tags their bursts did not use.  Bounded by the jobs.
 	 */
-	while ((node = rb_first_cached(&s->gps)))
-		ddl_gps_del(s, rb_entry(node, struct ddl_cls, gps_node));
-	s->vrem = 0;
+	while ((node = rb_first_cached(&s->fair.gps)))
+		ddl_gps_del(&s->fair,
+			    rb_entry(node, struct ddl_cls, fair.gps_node));
+	s->fair.vrem = 0;
 }
 
 /**
@@ -156,22 +176,24 @@ void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c)
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
+static void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
-	u64 prev = c->vfinish;
+	struct ddl_fair_cls *fc = &c->fair;
+	struct ddl_fair *f = &s->fair;
+	u64 prev = fc->vfinish;
 
-	if (c->seg_bytes < c->budget - c->budget / 4 &&
-	    ddl_v_before(s->vtime, c->vfinish) &&
-	    now - c->empty_since < DDL_FAIR_PAUSE_NS)
+	if (fc->seg_bytes < fc->budget - fc->budget / 4 &&
+	    ddl_v_before(f->vtime, fc->vfinish) &&
+	    now - c->burst.empty_since < DDL_FAIR_PAUSE_NS)
 		return;
-	if (c->budget > c->seg_bytes)
-		prev -= ddl_vlen(c->budget - c->seg_bytes, c->weight);
-	c->vstart = ddl_v_before(s->vtime, prev) ? prev : s->vtime;
-	c->budget = c->burst_size ?: DDL_FAIR_QUANTUM;
-	c->budget = min_t(u64, c->budget, DDL_FAIR_SIZE_MAX);
-	c->seg_bytes = 0;
-	ddl_fair_retag(s, c, c->vstart + ddl_vlen(c->budget, c->weight));
+	if (fc->budget > fc->seg_bytes)
+		prev -= ddl_vlen(fc->budget - fc->seg_bytes, c->weight);
+	fc->vstart = ddl_v_before(f->vtime, prev) ? prev : f->vtime;
+	fc->budget = c->pred.burst_size ?: DDL_FAIR_QUANTUM;
+	fc->budget = min_t(u64, fc->budget, DDL_FAIR_SIZE_MAX);
+	fc->seg_bytes = 0;
+	ddl_fair_retag(f, c, fc->vstart + ddl_vlen(fc->budget, c->weight));
 }
 
 /**
@@ -187,15 +209,17 @@ void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_fair_resume(struct ddl_sched *s, u32 idx)
+static void ddl_fair_resume(struct ddl_sched *s, u32 idx)
 {
 	struct ddl_cls *c = &s->cls[idx];
+	struct ddl_fair_cls *fc = &c->fair;
+	struct ddl_fair *f = &s->fair;
 
-	if (ddl_v_before(s->vtime, c->vfinish) || c->seg_bytes >= c->budget)
+	if (ddl_v_before(f->vtime, fc->vfinish) || fc->seg_bytes >= fc->budget)
 		return;
-	c->vstart = s->vtime;
-	ddl_fair_retag(s, c, s->vtime +
-			     ddl_vlen(c->budget - c->seg_bytes, c->weight));
+	fc->vstart = f->vtime;
+	ddl_fair_retag(f, c, f->vtime +
+			     ddl_vlen(fc->budget - fc->seg_bytes, c->weight));
 }
 
 /**
@@ -219,30 +243,58 @@ void ddl_fair_resume(struct ddl_sched *s, u32 idx)
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the tag
  * is extended: a logarithmic number of times per burst.
  */
-void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
+static void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 {
 	struct ddl_cls *c = &s->cls[idx];
+	struct ddl_fair_cls *fc = &c->fair;
+	struct ddl_fair *f = &s->fair;
+	u64 size = c->pred.burst_size;
 	u64 step, from;
 
-	c->seg_bytes += len;
-	if (c->seg_bytes <= c->budget)
+	fc->seg_bytes += len;
+	if (fc->seg_bytes <= fc->budget)
 		return;
 
-	if (c->burst_size && c->seg_bytes <= 2 * c->burst_size) {
+	if (size && fc->seg_bytes <= 2 * size) {
 		/* A learned size: within its slack, a burst as learned. */
-		if (c->seg_bytes - c->budget <= c->burst_size / DDL_FAIR_SLACK)
+		if (fc->seg_bytes - fc->budget <= size / DDL_FAIR_SLACK)
 			return;
-		step = clamp_t(u64, c->budget / 8, DDL_FAIR_QUANTUM,
+		step = clamp_t(u64, fc->budget / 8, DDL_FAIR_QUANTUM,
 			       DDL_FAIR_STEP_MAX);
 	} else {	/* none, or twice the size learned: it doubles */
-		step = min_t(u64, c->budget, DDL_FAIR_STEP_MAX);
+		step = min_t(u64, fc->budget, DDL_FAIR_STEP_MAX);
 	}
-	step = max(step, c->seg_bytes - c->budget);
-	c->budget += step;
-	c->tag_exts++;
-	s->tag_exts++;
-	from = ddl_v_before(c->vfinish, s->vtime) ? s->vtime : c->vfinish;
-	ddl_fair_retag(s, c, from + ddl_vlen(step, c->weight));
+	step = max(step, fc->seg_bytes - fc->budget);
+	fc->budget += step;
+	fc->tag_exts++;
+	f->tag_exts++;
+	from = ddl_v_before(fc->vfinish, f->vtime) ? f->vtime : fc->vfinish;
+	ddl_fair_retag(f, c, from + ddl_vlen(step, c->weight));
+}
+
+/**
+ * ddl_fair_arrived() - a packet joined a job's queue
+ * @s: scheduler
+ * @idx: job class index
+ * @len: bytes
+ * @ev: what the packet did to the job's burst (ddl_burst_begin())
+ * @now: current time, ns
+ *
+ * A new burst is tagged (ddl_fair_burst()), a paused one goes on
+ * (ddl_fair_resume()); every job packet counts toward its burst's tag
+ * (ddl_fair_enqueued()).
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
+ * starts or its tag grows.
+ */
+void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
+		      enum ddl_burst_event ev, u64 now)
+{
+	if (ev == DDL_BURST_START)
+		ddl_fair_burst(s, idx, now);
+	else if (ev == DDL_BURST_RESUME)
+		ddl_fair_resume(s, idx);
+	ddl_fair_enqueued(s, idx, len);
 }
 
 /**
@@ -260,27 +312,28 @@ void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
  */
 void ddl_fair_served(struct ddl_sched *s, u32 len)
 {
-	u64 work = (u64)len * DDL_VSCALE + s->vrem, dv;
+	struct ddl_fair *f = &s->fair;
+	u64 work = (u64)len * DDL_VSCALE + f->vrem, dv;
 	struct rb_node *node;
 	struct ddl_cls *c;
 	u32 rem;
 
-	s->vrem = 0;
+	f->vrem = 0;
 	/* Bounded by the jobs: each pass but the last takes one off. */
-	while ((node = rb_first_cached(&s->gps))) {
-		c = rb_entry(node, struct ddl_cls, gps_node);
-		if (ddl_v_before(s->vtime, c->vfinish)) {
-			dv = c->vfinish - s->vtime;
-			if (dv > div_u64(work, s->gps_weight)) {
-				s->vtime += div_u64_rem(work, s->gps_weight,
+	while ((node = rb_first_cached(&f->gps))) {
+		c = rb_entry(node, struct ddl_cls, fair.gps_node);
+		if (ddl_v_before(f->vtime, c->fair.vfinish)) {
+			dv = c->fair.vfinish - f->vtime;
+			if (dv > div_u64(work, f->gps_weight)) {
+				f->vtime += div_u64_rem(work, f->gps_weight,
 							&rem);
-				s->vrem = rem;
+				f->vrem = rem;
 				return;
 			}
-			work -= dv * s->gps_weight;
-			s->vtime = c->vfinish;
+			work -= dv * f->gps_weight;
+			f->vtime = c->fair.vfinish;
 		}
-		ddl_gps_del(s, c);
+		ddl_gps_del(f, c);
 	}
 }
 
@@ -293,9 +346,9 @@ void ddl_fair_served(struct ddl_sched *s, u32 len)
  */
 u32 ddl_fair_first(const struct ddl_sched *s)
 {
-	struct rb_node *node = rb_first_cached(&s->fair);
+	struct rb_node *node = rb_first_cached(&s->fair.order);
 
-	return node ? rb_entry(node, struct ddl_cls, fair_node) - s->cls :
+	return node ? rb_entry(node, struct ddl_cls, fair.node) - s->cls :
 		      DDL_NONE;
 }
 
@@ -314,8 +367,8 @@ void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (!RB_EMPTY_NODE(&c->gps_node))
-		s->gps_weight = s->gps_weight - c->weight + weight;
+	if (!RB_EMPTY_NODE(&c->fair.gps_node))
+		s->fair.gps_weight = s->fair.gps_weight - c->weight + weight;
 	c->weight = weight;
 }
 
@@ -328,8 +381,8 @@ void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight)
  */
 void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c)
 {
-	c->budget = 0;
-	c->seg_bytes = 0;
-	c->vstart = s->vtime;
-	ddl_fair_retag(s, c, s->vtime);
+	c->fair.budget = 0;
+	c->fair.seg_bytes = 0;
+	c->fair.vstart = s->fair.vtime;
+	ddl_fair_retag(&s->fair, c, s->fair.vtime);
 }

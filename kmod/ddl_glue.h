@@ -16,6 +16,25 @@
 
 struct dentry;
 
+/**
+ * enum ddl_drop_why - why a packet was dropped (tracepoint sch_ddl:ddl_drop)
+ * @DDL_DROP_OVERLIMIT: the qdisc held limit packets
+ * @DDL_DROP_FILTER: a filter action dropped it
+ * @DDL_DROP_TARGET: standing-queue signal, the packet not ECN-capable
+ * @DDL_DROP_LEAD: lead-window signal, the packet not ECN-capable
+ * @DDL_DROP_CHANGE: a change lowered the limit below the backlog
+ * @DDL_DROP_OVERMEMORY: the qdisc held memory_limit bytes of memory; the
+ *	class holding the most lost its head packet
+ */
+enum ddl_drop_why {
+	DDL_DROP_OVERLIMIT,
+	DDL_DROP_FILTER,
+	DDL_DROP_TARGET,
+	DDL_DROP_LEAD,
+	DDL_DROP_CHANGE,
+	DDL_DROP_OVERMEMORY,
+};
+
 /*
  * One class: its FIFO and statistics.  bstats, 16-byte aligned, comes
  * first, so that the class packs into 112 bytes with no hole.

@@ -13,41 +13,82 @@
 #include <linux/bitops.h>
 #include <linux/bug.h>
 #include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
 
 #include "ddl_core.h"
 
-/* Key map */
+/**
+ * ddl_keymap_init() - allocate the key hash
+ * @s: scheduler, with its jobs set
+ *
+ * Context: process context; allocates with GFP_KERNEL.
+ * Return: 0 or -ENOMEM.
+ */
+int ddl_keymap_init(struct ddl_sched *s)
+{
+	struct ddl_keymap *km = &s->keymap;
+	u32 i, buckets;
+
+	INIT_LIST_HEAD(&km->idle);
+	/* hash_32() needs at least one bit. */
+	buckets = max_t(u32, roundup_pow_of_two(s->jobs), 2);
+	km->hash_bits = ilog2(buckets);
+	km->hash = kvcalloc(buckets, sizeof(*km->hash), GFP_KERNEL);
+	if (!km->hash)
+		return -ENOMEM;
+	for (i = 0; i <= s->jobs; i++) {
+		INIT_HLIST_NODE(&s->cls[i].keymap.node);
+		INIT_LIST_HEAD(&s->cls[i].keymap.idle_node);
+	}
+	return 0;
+}
+
+/**
+ * ddl_keymap_destroy() - free what ddl_keymap_init() allocated
+ * @s: scheduler
+ *
+ * Context: process context.
+ */
+void ddl_keymap_destroy(struct ddl_sched *s)
+{
+	kvfree(s->keymap.hash);
+	s->keymap.hash = NULL;
+}
 
 static u32 ddl_key_bucket(const struct ddl_sched *s, u32 key)
 {
-	return hash_32(key, s->keyhash_bits);
+	return hash_32(key, s->keymap.hash_bits);
 }
 
 /* A filter is bound to the class, or chose it for a packet. */
 static bool ddl_is_bound(const struct ddl_sched *s, u32 idx)
 {
-	return test_bit(idx, s->bound_bm) || test_bit(idx, s->claimed_bm);
+	return test_bit(idx, s->keymap.bound_bm) ||
+	       test_bit(idx, s->keymap.claimed_bm);
 }
 
 static void ddl_key_map(struct ddl_sched *s, struct ddl_cls *c, u32 key,
 			u64 now)
 {
-	ddl_predict_reset(s, c, now);
-	c->key = key;
-	c->keyed = true;
-	__set_bit(c - s->cls, s->keyed_bm);
-	hlist_add_head(&c->key_node, &s->keyhash[ddl_key_bucket(s, key)]);
-	s->keys_mapped++;
+	ddl_burst_reset(s, c, now);
+	c->keymap.key = key;
+	c->keymap.keyed = true;
+	__set_bit(c - s->cls, s->keymap.keyed_bm);
+	hlist_add_head(&c->keymap.node,
+		       &s->keymap.hash[ddl_key_bucket(s, key)]);
+	s->keymap.mapped++;
 }
 
 /* The key lets go of class @c; it keeps its packets. */
-void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c)
+static void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c)
 {
-	hlist_del_init(&c->key_node);
-	list_del_init(&c->idle_node);
-	c->keyed = false;
-	__clear_bit(c - s->cls, s->keyed_bm);
-	s->keys_mapped--;
+	hlist_del_init(&c->keymap.node);
+	list_del_init(&c->keymap.idle_node);
+	c->keymap.keyed = false;
+	__clear_bit(c - s->cls, s->keymap.keyed_bm);
+	s->keymap.mapped--;
 }
 
 /*
@@ -57,12 +98,13 @@ void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c)
  */
 static u32 ddl_free_find(const struct ddl_sched *s)
 {
+	const struct ddl_keymap *km = &s->keymap;
 	u32 w, words = BITS_TO_LONGS(s->jobs);
 	unsigned long word;
 
 	for (w = 0; w < words; w++) {
-		word = ~(s->keyed_bm[w] | READ_ONCE(s->bound_bm[w]) |
-			 s->claimed_bm[w]);
+		word = ~(km->keyed_bm[w] | READ_ONCE(km->bound_bm[w]) |
+			 km->claimed_bm[w]);
 		if (w == words - 1 && s->jobs % BITS_PER_LONG)
 			word &= BIT(s->jobs % BITS_PER_LONG) - 1;
 		if (word)
@@ -89,12 +131,12 @@ static u32 ddl_free_find(const struct ddl_sched *s)
 u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
 		  u64 now)
 {
-	struct hlist_head *head = &s->keyhash[ddl_key_bucket(s, key)];
+	struct hlist_head *head = &s->keymap.hash[ddl_key_bucket(s, key)];
 	struct ddl_cls *c;
 	u32 idx;
 
-	hlist_for_each_entry(c, head, key_node) {
-		if (c->key != key)
+	hlist_for_each_entry(c, head, keymap.node) {
+		if (c->keymap.key != key)
 			continue;
 		if (!ddl_is_bound(s, c - s->cls))
 			return c - s->cls;
@@ -108,30 +150,32 @@ u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
 		c = &s->cls[idx];
 		ddl_key_map(s, c, key, now);
 		if (!c->backlogged) {
-			c->idle_since = now;
-			list_add_tail(&c->idle_node, &s->idle);
+			c->keymap.idle_since = now;
+			list_add_tail(&c->keymap.idle_node, &s->keymap.idle);
 		}
 		return idx;
 	}
 
 	/* Bounded: every turn but the last releases a class. */
-	while (!list_empty(&s->idle)) {
-		c = list_first_entry(&s->idle, struct ddl_cls, idle_node);
+	while (!list_empty(&s->keymap.idle)) {
+		c = list_first_entry(&s->keymap.idle, struct ddl_cls,
+				     keymap.idle_node);
 		if (ddl_is_bound(s, c - s->cls)) {
 			ddl_key_release(s, c);
 			continue;
 		}
-		if (now - c->idle_since < (u64)p->keyttl_ms * NSEC_PER_MSEC_U64)
+		if (now - c->keymap.idle_since <
+		    (u64)p->keyttl_ms * NSEC_PER_MSEC_U64)
 			break;
 		ddl_key_release(s, c);
 		ddl_key_map(s, c, key, now);
-		c->idle_since = now;
-		list_add_tail(&c->idle_node, &s->idle);
-		s->key_recycled++;
+		c->keymap.idle_since = now;
+		list_add_tail(&c->keymap.idle_node, &s->keymap.idle);
+		s->keymap.recycled++;
 		return c - s->cls;
 	}
 
-	s->key_overflow++;
+	s->keymap.overflow++;
 	return DDL_NONE;
 }
 
@@ -149,8 +193,8 @@ u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
  */
 void ddl_bind(struct ddl_sched *s, u32 idx)
 {
-	if (idx != DDL_BG(s) && s->cls[idx].bound++ == 0)
-		set_bit(idx, s->bound_bm);
+	if (idx != DDL_BG(s) && s->cls[idx].keymap.bound++ == 0)
+		set_bit(idx, s->keymap.bound_bm);
 }
 
 /**
@@ -164,10 +208,10 @@ void ddl_unbind(struct ddl_sched *s, u32 idx)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (idx == DDL_BG(s) || WARN_ON_ONCE(!c->bound))
+	if (idx == DDL_BG(s) || WARN_ON_ONCE(!c->keymap.bound))
 		return;
-	if (--c->bound == 0)
-		clear_bit(idx, s->bound_bm);
+	if (--c->keymap.bound == 0)
+		clear_bit(idx, s->keymap.bound_bm);
 }
 
 /**
@@ -187,9 +231,26 @@ void ddl_claim(struct ddl_sched *s, u32 idx)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (idx == DDL_BG(s) || test_bit(idx, s->claimed_bm))
+	if (idx == DDL_BG(s) || test_bit(idx, s->keymap.claimed_bm))
 		return;
-	__set_bit(idx, s->claimed_bm);
-	if (c->keyed)
+	__set_bit(idx, s->keymap.claimed_bm);
+	if (c->keymap.keyed)
 		ddl_key_release(s, c);
+}
+
+/**
+ * ddl_keymap_release_all() - the key changed: every key lets go
+ * @s: scheduler
+ *
+ * The classes keep their packets and serve them in order.
+ *
+ * Context: under the qdisc lock.  O(jobs).
+ */
+void ddl_keymap_release_all(struct ddl_sched *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->jobs; i++)
+		if (s->cls[i].keymap.keyed)
+			ddl_key_release(s, &s->cls[i]);
 }

@@ -5,11 +5,8 @@
  * each job's histogram of burst completion times (log2 buckets of
  * microseconds) with its quantile estimates.
  *
- * A burst is complete when its job's queue has stayed empty for the burst
- * gap (the time ddl_burst_start() needs to see a new burst), or when the
- * job's next burst begins; it ended when its queue last became empty.  The
- * next burst start closes it on the datapath; ddl_burst_settle() closes it
- * for a reader of the statistics when the job has gone quiet.
+ * When a burst is complete, and when it ended, is for ddl_burst.c to say;
+ * it records the burst here (ddl_log_burst()).
  *
  * Fixed memory: DDL_TURN_LOG records per instance, one struct ddl_job_log
  * per job.  Constant time per record; a quantile walks the buckets.
@@ -18,6 +15,7 @@
 #include <linux/bitops.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/slab.h>
 
 #include "ddl_core.h"
 
@@ -107,46 +105,54 @@ u64 ddl_hist_quantile(const u32 *hist, u64 max_us, u32 permille)
 }
 
 /**
- * ddl_burst_gap() - the pause between two bursts of a job
- * @p: configuration
+ * ddl_log_init() - allocate the per-job logs
+ * @s: scheduler, with its jobs set
  *
- * Context: any; pure.
- * Return: yield_us when it is explicit and not 0, else DDL_BURST_GAP_US,
- * in ns.
+ * Context: process context; allocates with GFP_KERNEL.
+ * Return: 0 or -ENOMEM.
  */
-u64 ddl_burst_gap(const struct ddl_params *p)
+int ddl_log_init(struct ddl_sched *s)
 {
-	return p->yield_us && p->yield_us != TC_DDL_AUTO ?
-	       (u64)p->yield_us * NSEC_PER_USEC_U64 : DDL_BURST_GAP_NS;
+	s->log.jlog = ddl_calloc(s->jobs, sizeof(*s->log.jlog));
+	return s->log.jlog ? 0 : -ENOMEM;
 }
 
 /**
- * ddl_burst_end() - record the open burst of a job as complete
+ * ddl_log_destroy() - free what ddl_log_init() allocated
  * @s: scheduler
- * @idx: job class index; its burst began at last_burst and its last data
- *	left at empty_since
+ *
+ * Context: process context.
+ */
+void ddl_log_destroy(struct ddl_sched *s)
+{
+	kvfree(s->log.jlog);
+	s->log.jlog = NULL;
+}
+
+/**
+ * ddl_log_burst() - record a completed burst of a job
+ * @s: scheduler
+ * @idx: job class index
+ * @start: when its first packet was queued, ns
+ * @end: when its queue last held data, ns, not before @start
+ * @bytes: bytes sent in it
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_burst_end(struct ddl_sched *s, u32 idx)
+void ddl_log_burst(struct ddl_sched *s, u32 idx, u64 start, u64 end,
+		   u64 bytes)
 {
-	struct ddl_cls *c = &s->cls[idx];
+	struct ddl_job_log *l = &s->log.jlog[idx];
 	struct ddl_burst_rec *r;
-	struct ddl_job_log *l;
 	u64 us;
 	u32 b;
 
-	if (!c->in_burst)
-		return;
-	c->in_burst = false;
-	l = &s->jlog[idx];
-
 	r = &l->ring[l->done % DDL_BURST_LOG];
-	r->start = c->last_burst;
-	r->end = max(c->empty_since, c->last_burst);
-	r->bytes = c->cur_bytes;
+	r->start = start;
+	r->end = end;
+	r->bytes = bytes;
 	l->done++;
-	s->bursts_done++;
+	s->log.bursts_done++;
 
 	us = div_u64(r->end - r->start, NSEC_PER_USEC_U64);
 	b = ddl_hist_bucket(us);
@@ -154,35 +160,6 @@ void ddl_burst_end(struct ddl_sched *s, u32 idx)
 		l->hist[b]++;
 	l->max_us = max_t(u64, l->max_us, min_t(u64, us, U32_MAX));
 	l->sum_us += us;
-}
-
-/**
- * ddl_burst_settle() - complete a quiet job's burst
- * @s: scheduler
- * @p: configuration
- * @idx: class index
- * @now: current time, ns
- *
- * A burst that has had no data queued for the burst gap, and that
- * ddl_burst_start() would no longer continue, is complete; record it.
- * Call before reading a job's log, so that a job that went quiet shows its
- * last burst.
- *
- * Context: under the qdisc lock.  Constant time.
- */
-void ddl_burst_settle(struct ddl_sched *s, const struct ddl_params *p,
-		      u32 idx, u64 now)
-{
-	const struct ddl_cls *c = &s->cls[idx];
-
-	if (idx == DDL_BG(s) || !c->in_burst || c->data_qlen)
-		return;
-	if (now - c->empty_since < ddl_burst_gap(p))
-		return;
-	/* ddl_burst_start() would go on with it. */
-	if (ddl_burst_paused(c, now))
-		return;
-	ddl_burst_end(s, idx);
 }
 
 /**
@@ -198,7 +175,7 @@ void ddl_burst_settle(struct ddl_sched *s, const struct ddl_params *p,
 const struct ddl_burst_rec *ddl_burst_last(const struct ddl_sched *s,
 					   u32 idx, u32 back)
 {
-	const struct ddl_job_log *l = &s->jlog[idx];
+	const struct ddl_job_log *l = &s->log.jlog[idx];
 
 	if (back >= DDL_BURST_LOG || back >= l->done)
 		return NULL;
@@ -207,23 +184,24 @@ const struct ddl_burst_rec *ddl_burst_last(const struct ddl_sched *s,
 
 /**
  * ddl_turn_record() - record a change of the green job
- * @s: scheduler, @s->green still the job that was green
+ * @s: scheduler
+ * @from: job that was green, or DDL_NONE
  * @to: job made green
  * @why: the reason
  * @now: current time, ns
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_turn_record(struct ddl_sched *s, u32 to, enum ddl_turn_why why,
-		     u64 now)
+void ddl_turn_record(struct ddl_sched *s, u32 from, u32 to,
+		     enum ddl_turn_why why, u64 now)
 {
-	struct ddl_turn_rec *r = &s->turn_log[s->turns % DDL_TURN_LOG];
+	struct ddl_turn_rec *r = &s->log.turn_log[s->log.turns % DDL_TURN_LOG];
 
 	r->time = now;
-	r->from = s->green;
+	r->from = from;
 	r->to = to;
 	r->why = why;
-	s->turns++;
+	s->log.turns++;
 }
 
 /**
@@ -237,7 +215,7 @@ void ddl_turn_record(struct ddl_sched *s, u32 to, enum ddl_turn_why why,
  */
 const struct ddl_turn_rec *ddl_turn_last(const struct ddl_sched *s, u32 back)
 {
-	if (back >= DDL_TURN_LOG || back >= s->turns)
+	if (back >= DDL_TURN_LOG || back >= s->log.turns)
 		return NULL;
-	return &s->turn_log[(s->turns - 1 - back) % DDL_TURN_LOG];
+	return &s->log.turn_log[(s->log.turns - 1 - back) % DDL_TURN_LOG];
 }

@@ -57,19 +57,19 @@ u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
  * @now: current time, ns
  *
  * When it does, the caller sends nothing and arms a timer for
- * @s->pace_next; the time held back is accounted until the next
+ * @s->pace.next; the time held back is accounted until the next
  * ddl_served().
  *
  * Context: under the qdisc lock, with packets queued.
- * Return: true if no packet may leave before @s->pace_next.
+ * Return: true if no packet may  leave before @s->pace.next.
  */
 bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now)
 {
-	if (!p->rate || now >= s->pace_next)
+	if (!p->rate || now >= s->pace.next)
 		return false;
-	if (!s->throttled_since) {
-		s->throttled_since = now;
-		s->throttles++;
+	if (!s->pace.throttled_since) {
+		s->pace.throttled_since = now;
+		s->pace.throttles++;
 	}
 	return true;
 }
@@ -85,30 +85,57 @@ bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now)
  */
 void ddl_pace_release(struct ddl_sched *s, u64 now)
 {
-	if (s->throttled_since) {
-		s->throttled_ns += now - s->throttled_since;
-		s->throttled_since = 0;
+	if (s->pace.throttled_since) {
+		s->pace.throttled_ns += now - s->pace.throttled_since;
+		s->pace.throttled_since = 0;
 	}
 }
 
 /**
- * ddl_quiesce() - the qdisc was emptied (reset)
+ * ddl_pace_reset() - the qdisc was emptied (reset)
  * @s: scheduler
  * @now: current time, ns
  *
  * Ends a hold of the shaper, lets the next packet leave at once without
- * idle credit, closes an open lead window and restarts the target control.
- * Learned periods are kept.
+ * idle credit and restarts the target control.
  *
  * Context: under the qdisc lock.
  */
-void ddl_quiesce(struct ddl_sched *s, u64 now)
+void ddl_pace_reset(struct ddl_sched *s, u64 now)
 {
 	ddl_pace_release(s, now);
-	s->pace_next = min(s->pace_next, now);
-	s->pace_rem = 0;
-	ddl_disarm(s, now);
-	s->above = false;
+	s->pace.next = min(s->pace.next, now);
+	s->pace.rem = 0;
+	s->pace.above = false;
+}
+
+/**
+ * ddl_pace_reconfigure() - apply a new configuration
+ * @s: scheduler
+ * @old: configuration in force until now
+ * @p: new configuration
+ * @now: current time, ns
+ *
+ * A new rate takes effect at the next packet, which may leave at once.  A
+ * change of the target, the lead time or maxperiod restarts the target
+ * control.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_pace_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
+			  const struct ddl_params *p, u64 now)
+{
+	if (old->rate != p->rate || old->burst_ns != p->burst_ns) {
+		/* The next packet may leave now, without idle credit. */
+		s->pace.next = min(s->pace.next, now);
+		s->pace.rem = 0;
+	}
+	if (!p->rate)
+		ddl_pace_release(s, now);
+	if (old->target_bytes != p->target_bytes ||
+	    old->lead_ns != p->lead_ns ||
+	    old->maxperiod_us != p->maxperiod_us)
+		s->pace.above = false;
 }
 
 /* Standing-queue target */
@@ -129,7 +156,7 @@ void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
 		     u64 other)
 {
 	if (other <= p->target_bytes)
-		s->above = false;
+		s->pace.above = false;
 }
 
 /**
@@ -160,18 +187,18 @@ enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
 	u64 interval = (u64)p->interval_us * NSEC_PER_USEC_U64;
 
 	if (!p->target_bytes || other + len <= p->target_bytes) {
-		s->above = false;
+		s->pace.above = false;
 		return DDL_SIG_NONE;
 	}
-	if (s->lead_active)
+	if (ddl_lead_open(&s->pred))
 		return DDL_SIG_LEAD;
-	if (!s->above) {
-		s->above = true;
-		s->above_since = now;
+	if (!s->pace.above) {
+		s->pace.above = true;
+		s->pace.above_since = now;
 		return DDL_SIG_NONE;
 	}
-	if (now - s->above_since < interval || now < s->next_signal)
+	if (now - s->pace.above_since < interval || now < s->pace.next_signal)
 		return DDL_SIG_NONE;
-	s->next_signal = now + interval;
+	s->pace.next_signal = now + interval;
 	return DDL_SIG_TARGET;
 }

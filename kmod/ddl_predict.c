@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ddl_predict.c - the sch_ddl burst predictor: each job's burst period
- * and size, learned from the starts of its bursts, and the lead window
- * that drains the other traffic before a predicted burst.
+ * and size, learned from the starts of its bursts (ddl_burst.c tells them,
+ * ddl_pred_burst()), and the lead window that drains the other traffic
+ * before a predicted burst.
  *
  * Constant time per packet; a burst start or a closing window costs
  * O(log jobs), amortised (a red-black tree of the predicted jobs).  No
@@ -15,29 +16,46 @@
 
 /* Burst prediction */
 
+/**
+ * ddl_pred_init() - a predictor that knows nothing yet
+ * @s: scheduler, its classes allocated
+ *
+ * Context: process context.
+ */
+void ddl_pred_init(struct ddl_sched *s)
+{
+	u32 i;
+
+	s->pred.periodic = RB_ROOT_CACHED;
+	s->pred.lead_job = DDL_NONE;
+	for (i = 0; i <= s->jobs; i++)
+		RB_CLEAR_NODE(&s->cls[i].pred.node);
+}
+
 /* Close the armed lead window (if any), adding its open time. */
 void ddl_disarm(struct ddl_sched *s, u64 now)
 {
-	if (s->lead_active && now > s->lead_open)
-		s->lead_ns += min(now, s->lead_close) - s->lead_open;
-	s->lead_job = DDL_NONE;
-	s->lead_active = false;
+	if (s->pred.lead_active && now > s->pred.lead_open)
+		s->pred.lead_ns += min(now, s->pred.lead_close) -
+				   s->pred.lead_open;
+	s->pred.lead_job = DDL_NONE;
+	s->pred.lead_active = false;
 }
 
 /* The predicted time of @c's next burst: its key in &ddl_sched.periodic. */
 static u64 ddl_next_burst(const struct ddl_cls *c)
 {
-	return c->iter_start + c->period;
+	return c->pred.iter_start + c->pred.period;
 }
 
 static void ddl_periodic_del(struct ddl_sched *s, struct ddl_cls *c)
 {
-	if (RB_EMPTY_NODE(&c->periodic_node))
+	if (RB_EMPTY_NODE(&c->pred.node))
 		return;
-	if (s->periodic_last == &c->periodic_node)
-		s->periodic_last = rb_prev(&c->periodic_node);
-	rb_erase_cached(&c->periodic_node, &s->periodic);
-	RB_CLEAR_NODE(&c->periodic_node);
+	if (s->pred.periodic_last == &c->pred.node)
+		s->pred.periodic_last = rb_prev(&c->pred.node);
+	rb_erase_cached(&c->pred.node, &s->pred.periodic);
+	RB_CLEAR_NODE(&c->pred.node);
 }
 
 /*
@@ -47,13 +65,14 @@ static void ddl_periodic_del(struct ddl_sched *s, struct ddl_cls *c)
  */
 static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
 {
-	struct rb_node **link = &s->periodic.rb_root.rb_node, *parent = NULL;
-	struct rb_node *last = s->periodic_last;
+	struct rb_node **link = &s->pred.periodic.rb_root.rb_node;
+	struct rb_node *parent = NULL;
+	struct rb_node *last = s->pred.periodic_last;
 	bool leftmost = true, rightmost = true;
 	u64 next = ddl_next_burst(c);
 
 	if (last && next >= ddl_next_burst(rb_entry(last, struct ddl_cls,
-						    periodic_node))) {
+						    pred.node))) {
 		/* The last node has no right child. */
 		parent = last;
 		link = &last->rb_right;
@@ -63,7 +82,7 @@ static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
 			parent = *link;
 			if (next < ddl_next_burst(rb_entry(parent,
 							   struct ddl_cls,
-							   periodic_node))) {
+							   pred.node))) {
 				link = &parent->rb_left;
 				rightmost = false;
 			} else {
@@ -72,39 +91,40 @@ static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
 			}
 		}
 	}
-	rb_link_node(&c->periodic_node, parent, link);
-	rb_insert_color_cached(&c->periodic_node, &s->periodic, leftmost);
+	rb_link_node(&c->pred.node, parent, link);
+	rb_insert_color_cached(&c->pred.node, &s->pred.periodic, leftmost);
 	if (rightmost)
-		s->periodic_last = &c->periodic_node;
+		s->pred.periodic_last = &c->pred.node;
 }
 
-/*
- * A class changes owner (a new key): complete the old owner's burst, forget
- * what was learned about its bursts and close its lead window.  Its
- * counters stay.
+/**
+ * ddl_pred_reset() - a class changes owner: forget what was learned
+ * @s: scheduler
+ * @c: job class
+ * @now: current time, ns
+ *
+ * Its lead window closes; its counters stay.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_predict_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
+void ddl_pred_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
 {
-	/* The old owner's burst is over. */
-	ddl_burst_end(s, c - s->cls);
-	c->samples = 0;
-	c->predicted = false;
-	c->period = 0;
-	c->mdev = 0;
-	c->burst_size = 0;
-	c->nsizes = 0;
-	c->size_pos = 0;
-	c->cur_bytes = 0;
-	c->last_burst = now;
-	c->iter_start = now;
-	c->iter_bytes = 0;
-	c->pre_bytes = 0;
-	c->gap = 0;
-	c->gapped = false;
+	struct ddl_pred_cls *pc = &c->pred;
+
+	pc->samples = 0;
+	pc->predicted = false;
+	pc->period = 0;
+	pc->mdev = 0;
+	pc->burst_size = 0;
+	pc->nsizes = 0;
+	pc->size_pos = 0;
+	pc->iter_start = now;
+	pc->iter_bytes = 0;
+	pc->pre_bytes = 0;
+	pc->gap = 0;
+	pc->gapped = false;
 	ddl_periodic_del(s, c);
-	ddl_fair_reset(s, c);
-	c->cl_allow = 0;	/* the new owner's first burst gets a key */
-	if (s->lead_job == c - s->cls)
+	if (s->pred.lead_job == c - s->cls)
 		ddl_disarm(s, now);
 }
 
@@ -131,7 +151,7 @@ u64 ddl_ewma(u64 avg, u64 sample)
  * first and whose window has not passed.  Jobs found in front of it leave
  * the tree: their window passed, or their period is too short for one
  * (a window longer than the gap between bursts would throttle forever).
- * Each job comes back with its next burst (ddl_burst_start()), so a job
+ * Each job comes back with its next burst (ddl_pred_burst()), so a job
  * leaves at most once per burst of its own: O(log jobs) amortised per
  * burst or window, never per packet otherwise.
  */
@@ -144,20 +164,20 @@ static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
 	if (!lead || !p->target_bytes)
 		return;
 	/* Bounded by the tree: each pass takes one job off it. */
-	while ((node = rb_first_cached(&s->periodic))) {
-		c = rb_entry(node, struct ddl_cls, periodic_node);
+	while ((node = rb_first_cached(&s->pred.periodic))) {
+		c = rb_entry(node, struct ddl_cls, pred.node);
 		next = ddl_next_burst(c);
-		if (c->period > 2 * lead && next + lead > now)
+		if (c->pred.period > 2 * lead && next + lead > now)
 			break;
 		ddl_periodic_del(s, c);
 	}
 	if (!node)
 		return;
-	s->lead_job = c - s->cls;
+	s->pred.lead_job = c - s->cls;
 	/* A window armed late opens now: lead_ns counts real window time. */
-	s->lead_open = max(next > lead ? next - lead : 0, now);
-	s->lead_close = next + lead;
-	s->lead_active = false;
+	s->pred.lead_open = max(next > lead ? next - lead : 0, now);
+	s->pred.lead_close = next + lead;
+	s->pred.lead_active = false;
 }
 
 /**
@@ -167,7 +187,7 @@ static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
  * @now: current time, ns
  *
  * A window opens lead_us before a job's predicted burst and closes when
- * the burst begins (a hit, see ddl_burst_start()) or lead_us after the
+ * the burst begins (a hit, see ddl_pred_burst()) or lead_us after the
  * predicted time (a miss).  So a window lasts at most 2 * lead_us, and a
  * job's windows are at least one learned period apart: a misprediction
  * costs one bounded window, then service is back to normal.
@@ -179,23 +199,23 @@ void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now)
 {
 	struct ddl_cls *c;
 
-	if (s->lead_job == DDL_NONE)
+	if (s->pred.lead_job == DDL_NONE)
 		return;
-	if (now >= s->lead_close) {
-		c = &s->cls[s->lead_job];
-		if (!s->lead_active)
-			s->leads++;
-		s->lead_active = true;
-		s->pred_misses++;
-		c->pred_misses++;
+	if (now >= s->pred.lead_close) {
+		c = &s->cls[s->pred.lead_job];
+		if (!s->pred.lead_active)
+			s->pred.leads++;
+		s->pred.lead_active = true;
+		s->pred.misses++;
+		c->pred.misses++;
 		ddl_disarm(s, now);
 		ddl_rearm(s, p, now);
-		if (s->lead_job == DDL_NONE || now < s->lead_open)
+		if (s->pred.lead_job == DDL_NONE || now < s->pred.lead_open)
 			return;
 	}
-	if (!s->lead_active && now >= s->lead_open) {
-		s->lead_active = true;
-		s->leads++;
+	if (!s->pred.lead_active && now >= s->pred.lead_open) {
+		s->pred.lead_active = true;
+		s->pred.leads++;
 	}
 }
 
@@ -208,7 +228,7 @@ void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now)
  */
 u32 ddl_lead_job(const struct ddl_sched *s)
 {
-	return s->lead_active ? s->lead_job : DDL_NONE;
+	return s->pred.lead_active ? s->pred.lead_job : DDL_NONE;
 }
 
 /**
@@ -221,10 +241,10 @@ u32 ddl_lead_job(const struct ddl_sched *s)
  */
 u64 ddl_lead_ns(const struct ddl_sched *s, u64 now)
 {
-	u64 ns = s->lead_ns;
+	u64 ns = s->pred.lead_ns;
 
-	if (s->lead_active && now > s->lead_open)
-		ns += min(now, s->lead_close) - s->lead_open;
+	if (s->pred.lead_active && now > s->pred.lead_open)
+		ns += min(now, s->pred.lead_close) - s->pred.lead_open;
 	return ns;
 }
 
@@ -255,7 +275,7 @@ u32 ddl_size_learned(const u32 *sizes, u32 n)
 }
 
 /* Learn from the bytes of @c's iteration that just ended. */
-static void ddl_learn_size(struct ddl_cls *c, u64 bytes)
+static void ddl_learn_size(struct ddl_pred_cls *c, u64 bytes)
 {
 	if (!bytes)	/* a new owner's first: nothing sent */
 		return;
@@ -271,7 +291,7 @@ static void ddl_learn_size(struct ddl_cls *c, u64 bytes)
  * pattern changes; the size does not, since a job's model does not change
  * size when its iterations change pace.
  */
-static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
+static void ddl_learn(const struct ddl_params *p, struct ddl_pred_cls *c,
 		      u64 interval)
 {
 	u64 dev;
@@ -306,11 +326,11 @@ static void ddl_learn(const struct ddl_params *p, struct ddl_cls *c,
  * did, at the first long one all the job sent until then was one
  * iteration, and what the short ones taught is forgotten.
  */
-static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
+static void ddl_learn_iteration(const struct ddl_params *p,
+				struct ddl_pred_cls *c, u64 quiet, u64 bytes,
 				u64 now)
 {
-	u64 quiet = now - c->empty_since, bytes = c->iter_bytes + c->cur_bytes;
-
+	bytes += c->iter_bytes;
 	if (quiet >= DDL_FAIR_PAUSE_NS && !c->gapped && c->pre_bytes) {
 		c->gapped = true;
 		c->nsizes = 0;
@@ -344,7 +364,7 @@ static void ddl_learn_iteration(const struct ddl_params *p, struct ddl_cls *c,
  * jobs' whole bursts, while a burst that ended short and is taken for
  * paused only keeps its tag until the pause outlasts the quiet time.
  */
-static u64 ddl_pause_short(const struct ddl_cls *c)
+static u64 ddl_pause_short(const struct ddl_pred_cls *c)
 {
 	u32 lo = U32_MAX, hi = 0, i;
 
@@ -357,8 +377,10 @@ static u64 ddl_pause_short(const struct ddl_cls *c)
 }
 
 /**
- * ddl_burst_paused() - would data from @c now go on with its burst?
- * @c: job class, with no data queued
+ * ddl_pred_paused() - would data from a job now go on with its burst?
+ * @c: what was learned of the job
+ * @bytes: bytes sent in its current burst
+ * @quiet: how long its queue has held no data, ns
  * @now: current time, ns
  *
  * A sender stalls within a burst: TCP waits for ACKs, a loaded host does
@@ -376,31 +398,27 @@ static u64 ddl_pause_short(const struct ddl_cls *c)
  * Context: under the qdisc lock; pure.
  * Return: true if the burst goes on.
  */
-bool ddl_burst_paused(const struct ddl_cls *c, u64 now)
+bool ddl_pred_paused(const struct ddl_pred_cls *c, u64 bytes, u64 quiet,
+		     u64 now)
 {
 	bool early = c->samples && now - c->iter_start < c->period / 4;
 	u64 size = c->burst_size;
 
 	if (c->predicted && early)
 		return true;
-	return size &&
-	       c->iter_bytes + c->cur_bytes < size - ddl_pause_short(c) &&
-	       (early || now - c->empty_since < max(DDL_FAIR_PAUSE_NS,
-						    c->gap / 2));
+	return size && c->iter_bytes + bytes < size - ddl_pause_short(c) &&
+	       (early || quiet < max(DDL_FAIR_PAUSE_NS, c->gap / 2));
 }
 
 /**
- * ddl_burst_start() - a job class just became backlogged: new burst?
+ * ddl_pred_burst() - a burst of a job starts: learn, and check the window
  * @s: scheduler
  * @p: configuration
- * @idx: class index, after ddl_activate()
+ * @idx: job class index
+ * @quiet: how long its queue held no data before, ns
+ * @bytes: bytes sent in its burst before
+ * @first: the job's first burst
  * @now: current time, ns
- *
- * A burst starts when a job sends data after it had none queued for at
- * least yield_us (DDL_BURST_GAP_US if yield is off or auto), or for the first
- * time; but not when the sender only paused in its burst
- * (ddl_burst_paused()): then the burst goes on, with its place in the fair
- * reference (ddl_fair_resume()).
  *
  * What is learned is learned per iteration: the bursts from one that
  * follows a quiet time (a job's compute) to the next such, so that a
@@ -418,97 +436,38 @@ bool ddl_burst_paused(const struct ddl_cls *c, u64 now)
  *
  * If the job's lead window is armed, the burst is a hit when the window is
  * open and a miss when it came before; either way the window closes and
- * the earliest next prediction is armed.  The burst gets its tag in the
- * fair order (ddl_fair_burst()).
+ * the earliest next prediction is armed.
  *
  * Context: under the qdisc lock.  O(log jobs), amortised (ddl_rearm()).
- * Return: true if a burst started.
  */
-bool ddl_burst_start(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		     u64 now)
+void ddl_pred_burst(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		    u64 quiet, u64 bytes, bool first, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
-
-	if (idx == DDL_BG(s))
-		return false;
-	if (c->bursts && now - c->empty_since < ddl_burst_gap(p))
-		return false;
-	if (c->bursts && ddl_burst_paused(c, now)) {
-		ddl_fair_resume(s, idx);
-		return false;
-	}
+	struct ddl_pred *pr = &s->pred;
 
 	/* Time out a passed window first: it was armed on the old burst. */
 	ddl_window(s, p, now);
 
 	/* Its key moves: out of the tree, and back in if still predicted. */
 	ddl_periodic_del(s, c);
-	ddl_burst_end(s, idx);
-	s->bursts++;
-	if (c->bursts++)
-		ddl_learn_iteration(p, c, now);
+	if (first)
+		c->pred.iter_start = now;
 	else
-		c->iter_start = now;
-	c->last_burst = now;
-	c->cur_bytes = 0;
-	c->in_burst = true;
-	if (c->predicted)
+		ddl_learn_iteration(p, &c->pred, quiet, bytes, now);
+	if (c->pred.predicted)
 		ddl_periodic_add(s, c);
-	ddl_fair_burst(s, idx, now);
-	ddl_cluster_burst(s, p, idx, now);
 
-	if (s->lead_job == idx) {
-		if (s->lead_active) {
-			s->pred_hits++;
-			c->pred_hits++;
+	if (pr->lead_job == idx) {
+		if (pr->lead_active) {
+			pr->hits++;
+			c->pred.hits++;
 		} else {
-			s->pred_misses++;
-			c->pred_misses++;
+			pr->misses++;
+			c->pred.misses++;
 		}
 		ddl_disarm(s, now);
 	}
-	if (s->lead_job == DDL_NONE || !s->lead_active)
+	if (pr->lead_job == DDL_NONE || !pr->lead_active)
 		ddl_rearm(s, p, now);
-	return true;
-}
-
-/**
- * ddl_arrived() - a packet joined a class's queue, after ddl_activate()
- * @s: scheduler
- * @p: configuration
- * @idx: class index
- * @len: packet length, bytes
- * @now: current time, ns
- *
- * A data packet (DDL_BURST_PKT_MIN bytes or more) that finds no other
- * queued may start a burst (ddl_burst_start()).  Pure ACKs, which a
- * parameter server sends for the gradients it receives, neither start a
- * burst nor end the quiet time before one: a job is quiet while it has no
- * data queued, and a job that holds only such packets is in the ACK lane
- * (ddl_pick()).  Every job packet counts toward its burst's tag in the
- * fair order.
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
- * starts or its tag grows.
- * Return: true if a burst started.
- */
-bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		 u32 len, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-	bool started = false;
-
-	if (idx == DDL_BG(s))
-		return false;
-	if (len >= DDL_BURST_PKT_MIN) {
-		list_del_init(&c->ack_node);
-		if (!c->data_qlen++)
-			started = ddl_burst_start(s, p, idx, now);
-	} else if (!c->data_qlen && list_empty(&c->ack_node)) {
-		list_add_tail(&c->ack_node, &s->acks);
-	}
-	ddl_fair_enqueued(s, idx, len);
-	if (s->cl_on)	/* mode fair pays a test per packet, not a call */
-		ddl_cluster_enqueued(s, p, idx, len);
-	return started;
 }

@@ -2,9 +2,13 @@
 /*
  * ddl_sched.c - the sch_ddl scheduling core: the configuration, and who
  * sends next: the green job (in mode fair the job whose burst has the
- * smallest finish tag, ddl_fair.c; in the rotation modes fixed slices or
- * turns learned from each job's bursts, and yield), the starvation guard,
- * the background share and deficit round robin among the yellow jobs.
+ * smallest finish tag, ddl_fair.c; in mode cluster the job whose burst has
+ * the smallest cluster key, ddl_cluster.c; in the rotation modes fixed
+ * slices or turns learned from each job's bursts, and yield), the
+ * starvation guard, the background share, the ACK lane (a job that holds
+ * only pure ACKs is served ahead of the order, for a bounded share) and
+ * deficit round robin among the yellow jobs.  It is the core's top: the
+ * glue calls in here, and it calls each other unit at most once per call.
  *
  * Everything here runs in O(1) per packet: backlogged jobs are a two-level
  * bitmap (64 x 64 bits) and the waiters and DRR rings are lists that only
@@ -185,28 +189,6 @@ u32 ddl_bm_next(const struct ddl_sched *s, u32 from)
 }
 
 /**
- * ddl_calloc() - allocate a zeroed array of per-class state
- * @n: number of elements
- * @size: size of one element
- *
- * Up to a page from kmalloc; past a page from vmalloc, which rounds up
- * to a page where kmalloc (and the kvcalloc() that tries it first) rounds
- * up to a power of two: the arrays of the 1025 classes of a 1024-job
- * instance would cost a quarter to a third more.  The price is 4 KiB
- * mappings where the direct map may use larger ones, as for any
- * kvcalloc() that falls back to vmalloc.
- *
- * Context: process context; allocates with GFP_KERNEL.
- * Return: the array, to be freed with kvfree(), or NULL.
- */
-void *ddl_calloc(size_t n, size_t size)
-{
-	size_t bytes = array_size(n, size);
-
-	return bytes > PAGE_SIZE ? vzalloc(bytes) : kzalloc(bytes, GFP_KERNEL);
-}
-
-/**
  * ddl_sched_init() - allocate and initialise the scheduler state
  * @s: scheduler, zeroed by the caller
  * @jobs: number of job classes, DDL_JOBS_MIN .. DDL_JOBS_MAX
@@ -218,7 +200,7 @@ void *ddl_calloc(size_t n, size_t size)
  */
 int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 {
-	u32 i, buckets;
+	u32 i;
 
 	if (jobs < DDL_JOBS_MIN || jobs > DDL_JOBS_MAX)
 		return -EINVAL;
@@ -227,23 +209,11 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	s->green = DDL_NONE;
 	INIT_LIST_HEAD(&s->waiters);
 	INIT_LIST_HEAD(&s->rr);
-	INIT_LIST_HEAD(&s->idle);
 	INIT_LIST_HEAD(&s->acks);
 	s->ack_credit = DDL_ACK_CREDIT_MAX;
-	s->periodic = RB_ROOT_CACHED;
-	s->fair = RB_ROOT_CACHED;
-	s->gps = RB_ROOT_CACHED;
-	s->cl = RB_ROOT_CACHED;
-	s->ranked = RB_ROOT_CACHED;
-	s->lead_job = DDL_NONE;
 
-	/* hash_32() needs at least one bit. */
-	buckets = max_t(u32, roundup_pow_of_two(jobs), 2);
-	s->keyhash_bits = ilog2(buckets);
-	s->keyhash = kvcalloc(buckets, sizeof(*s->keyhash), GFP_KERNEL);
 	s->cls = ddl_calloc(jobs + 1, sizeof(*s->cls));
-	s->jlog = ddl_calloc(jobs, sizeof(*s->jlog));
-	if (!s->keyhash || !s->cls || !s->jlog) {
+	if (!s->cls || ddl_keymap_init(s) || ddl_log_init(s)) {
 		ddl_sched_destroy(s);
 		return -ENOMEM;
 	}
@@ -252,16 +222,12 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 
 		INIT_LIST_HEAD(&c->wait_node);
 		INIT_LIST_HEAD(&c->rr_node);
-		INIT_HLIST_NODE(&c->key_node);
-		INIT_LIST_HEAD(&c->idle_node);
 		INIT_LIST_HEAD(&c->ack_node);
-		RB_CLEAR_NODE(&c->periodic_node);
-		RB_CLEAR_NODE(&c->fair_node);
-		RB_CLEAR_NODE(&c->gps_node);
-		RB_CLEAR_NODE(&c->cl_node);
-		RB_CLEAR_NODE(&c->rank_node);
 		c->weight = DDL_WEIGHT_DEFAULT;
 	}
+	ddl_pred_init(s);
+	ddl_fair_init(s);
+	ddl_cluster_init(s);
 	return 0;
 }
 
@@ -273,18 +239,10 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
  */
 void ddl_sched_destroy(struct ddl_sched *s)
 {
-	kvfree(s->jlog);
+	ddl_log_destroy(s);
+	ddl_keymap_destroy(s);
 	kvfree(s->cls);
-	kvfree(s->keyhash);
-	s->jlog = NULL;
 	s->cls = NULL;
-	s->keyhash = NULL;
-}
-
-/* Job @c's learned time between burst starts, 0 while it has none. */
-static u64 ddl_period(const struct ddl_cls *c)
-{
-	return c->samples ? c->period : 0;
 }
 
 /**
@@ -310,7 +268,8 @@ u64 ddl_turn_ns(const struct ddl_sched *s, const struct ddl_params *p,
 
 	if (p->slice_us != TC_DDL_AUTO)
 		return (u64)p->slice_us * NSEC_PER_USEC_U64 * c->weight;
-	return min_t(u64, ddl_period(c) * DDL_AUTO_TURN_PERIODS * c->weight,
+	return min_t(u64,
+		     ddl_pred_period(&c->pred) * DDL_AUTO_TURN_PERIODS * c->weight,
 		     (u64)DDL_SLICE_MAX * NSEC_PER_USEC_U64);
 }
 
@@ -332,8 +291,49 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 {
 	if (p->yield_us != TC_DDL_AUTO)
 		return (u64)p->yield_us * NSEC_PER_USEC_U64;
-	return max_t(u64, ddl_period(&s->cls[idx]), DDL_BURST_GAP_NS);
+	return max_t(u64, ddl_pred_period(&s->cls[idx].pred), DDL_BURST_GAP_NS);
 }
+
+/*
+ * The modes, as tc numbers them.  Each is a choice of rules, applied in
+ * one place each: green in ddl_advance(), yellow in ddl_pick(), the
+ * cluster order in ddl_activate(), ddl_arrived() and ddl_reconfigure().
+ */
+const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
+	[TC_DDL_MODE_ROTATE] = {
+		.name	= "rotate",
+		.green	= DDL_GREEN_TURNS,
+		.yellow	= DDL_YELLOW_NEXT,
+		.turns	= true,
+	},
+	[TC_DDL_MODE_GREEN] = {
+		.name	= "green",
+		.green	= DDL_GREEN_TURNS,
+		.yellow	= DDL_YELLOW_DRR,
+		.turns	= true,
+	},
+	[TC_DDL_MODE_STATIC] = {
+		.name	= "static",
+		.green	= DDL_GREEN_FIRST,
+		.yellow	= DDL_YELLOW_FIRST,
+		.why	= DDL_TURN_STATIC,
+		.turns	= true,
+	},
+	[TC_DDL_MODE_FAIR] = {
+		.name	= "fair",
+		.green	= DDL_GREEN_FAIR,
+		.yellow	= DDL_YELLOW_NEXT,
+		.why	= DDL_TURN_FAIR,
+	},
+	[TC_DDL_MODE_CLUSTER] = {
+		.name	= "cluster",
+		.green	= DDL_GREEN_CLUSTER,
+		.yellow	= DDL_YELLOW_NEXT,
+		.why	= DDL_TURN_CLUSTER,
+		.cluster = true,
+		.turns	= true,
+	},
+};
 
 /* Close @s->green's current stint and make job @idx green. */
 static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
@@ -341,7 +341,7 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 {
 	struct ddl_cls *c;
 
-	ddl_turn_record(s, idx, why, now);
+	ddl_turn_record(s, s->green, idx, why, now);
 	if (s->green != DDL_NONE)
 		s->cls[s->green].green_ns += now - s->green_since;
 
@@ -377,32 +377,13 @@ static bool ddl_turn_over(const struct ddl_sched *s,
 	       now - s->green_empty_since >= DDL_BURST_GAP_NS;
 }
 
-/* Decide who is green at @now. */
-static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
-			u64 now)
+/* DDL_GREEN_TURNS: hand green on at the end of its turn, or on a yield. */
+static void ddl_rotate(struct ddl_sched *s, const struct ddl_params *p,
+		       u64 now)
 {
 	struct ddl_cls *c;
 	u64 yield;
 	u32 next;
-
-	if (p->mode == TC_DDL_MODE_FAIR || p->mode == TC_DDL_MODE_CLUSTER) {
-		next = p->mode == TC_DDL_MODE_FAIR ? ddl_fair_first(s) :
-						     ddl_cluster_first(s);
-		if (next != DDL_NONE && next != s->green)
-			ddl_set_green(s, p, next, s->green == DDL_NONE ?
-				      DDL_TURN_START :
-				      p->mode == TC_DDL_MODE_FAIR ?
-				      DDL_TURN_FAIR : DDL_TURN_CLUSTER, now);
-		return;
-	}
-
-	if (p->mode == TC_DDL_MODE_STATIC) {
-		next = ddl_bm_first(s, 0);
-		if (next != DDL_NONE && next != s->green)
-			ddl_set_green(s, p, next, s->green == DDL_NONE ?
-				      DDL_TURN_START : DDL_TURN_STATIC, now);
-		return;
-	}
 
 	if (s->green == DDL_NONE) {
 		next = ddl_bm_next(s, 0);
@@ -439,6 +420,32 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 		s->rotations++;
 		ddl_set_green(s, p, next, DDL_TURN_SLICE, now);
 	}
+}
+
+/* Decide who is green at @now. */
+static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
+			u64 now)
+{
+	const struct ddl_mode *m = ddl_mode(p);
+	u32 next;
+
+	switch (m->green) {
+	case DDL_GREEN_FAIR:
+		next = ddl_fair_first(s);
+		break;
+	case DDL_GREEN_CLUSTER:
+		next = ddl_cluster_first(s);
+		break;
+	case DDL_GREEN_FIRST:
+		next = ddl_bm_first(s, 0);
+		break;
+	default:
+		ddl_rotate(s, p, now);
+		return;
+	}
+	if (next != DDL_NONE && next != s->green)
+		ddl_set_green(s, p, next, s->green == DDL_NONE ?
+			      DDL_TURN_START : m->why, now);
 }
 
 /*
@@ -547,11 +554,11 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	}
 
 	*reason = DDL_R_YELLOW;
-	switch (p->mode) {
-	case TC_DDL_MODE_GREEN:
+	switch (ddl_mode(p)->yellow) {
+	case DDL_YELLOW_DRR:
 		idx = ddl_pick_drr(s);
 		break;
-	case TC_DDL_MODE_STATIC:
+	case DDL_YELLOW_FIRST:
 		idx = ddl_bm_first(s, 0);
 		break;
 	default:
@@ -590,18 +597,8 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	c->wait_since = now;
 	c->head_since = now;
 	list_move_tail(&c->wait_node, &s->waiters);
-	c->cur_bytes += len;
-
-	if (p->rate) {
-		if (s->throttled_since) {
-			s->throttled_ns += now - s->throttled_since;
-			s->throttled_since = 0;
-			s->paced_pkts++;
-			s->paced_bytes += len;
-		}
-		s->pace_next = ddl_edt_next(s->pace_next, &s->pace_rem, now,
-					    len, p->rate, p->burst_ns);
-	}
+	ddl_burst_sent(&c->burst, len);
+	ddl_pace_sent(&s->pace, p, len, now);
 
 	if (idx == s->green)
 		c->bytes_green += len;
@@ -642,7 +639,8 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	}
 
 	/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
-	if (idx != bg && reason == DDL_R_YELLOW && p->mode == TC_DDL_MODE_GREEN)
+	if (idx != bg && reason == DDL_R_YELLOW &&
+	    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
 		c->deficit -= len;
 }
 
@@ -664,9 +662,7 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (idx != DDL_BG(s) && len >= DDL_BURST_PKT_MIN && c->data_qlen &&
-	    !--c->data_qlen) {
-		c->empty_since = now;
+	if (idx != DDL_BG(s) && ddl_burst_left(&c->burst, len, now)) {
 		/* What it still holds are ACKs; ddl_deactivate() if none. */
 		if (list_empty(&c->ack_node))
 			list_add_tail(&c->ack_node, &s->acks);
@@ -674,33 +670,54 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 }
 
 /**
- * ddl_head_queued() - when the head packet of a class was queued
+ * ddl_arrived() - a packet joined a class's queue, after ddl_activate()
  * @s: scheduler
- * @idx: class index, backlogged
- * @since: its enqueue time, ns
+ * @p: configuration
+ * @idx: class index
+ * @len: packet length, bytes
+ * @now: current time, ns
  *
- * Call after ddl_served() when the class still holds packets: the guard
- * then bounds how long a packet waits, not only the gaps between two of a
- * class's packets.  A TCP flow whose packets wait less than its minimum
- * RTO keeps its timers: a job that waits for its turn loses no state.
- * Without the call the guard counts from the class's last service.
+ * A data packet that finds no other data queued may start the job's burst,
+ * or continue it after a pause (ddl_burst_begin()); then the orders, which tag the burst and
+ * count its bytes.  A job that holds packets but no data is in the ACK
+ * lane (ddl_pick()).
  *
- * Context: under the qdisc lock.  Constant time.
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
+ * starts or its tag grows.
+ * Return: true if a burst started.
  */
-void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
+bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		 u32 len, u64 now)
 {
-	s->cls[idx].head_since = since;
+	struct ddl_cls *c = &s->cls[idx];
+	enum ddl_burst_event ev;
+
+	if (idx == DDL_BG(s))
+		return false;
+	ev = DDL_BURST_NONE;
+	if (ddl_burst_data(&c->burst, len))
+		ev = ddl_burst_begin(s, p, idx, now);
+	if (len >= DDL_BURST_PKT_MIN)
+		list_del_init(&c->ack_node);
+	else if (!ddl_burst_has_data(&c->burst) && list_empty(&c->ack_node))
+		list_add_tail(&c->ack_node, &s->acks);
+	ddl_fair_arrived(s, idx, len, ev, now);
+	if (ddl_mode(p)->cluster)	/* a test per packet, not a call */
+		ddl_cluster_arrived(s, p, idx, len, ev, now);
+	return ev == DDL_BURST_START;
 }
 
 /**
  * ddl_activate() - a class's queue went from empty to non-empty
  * @s: scheduler
+ * @p: configuration
  * @idx: class index
  * @now: current time, ns
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
+void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		  u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
@@ -718,14 +735,14 @@ void ddl_activate(struct ddl_sched *s, u32 idx, u64 now)
 
 	ddl_bm_set(s, idx);
 	ddl_fair_queue(s, c);
-	ddl_cluster_queue(s, c);
+	if (ddl_mode(p)->cluster)
+		ddl_cluster_queue(s, c);
 	list_add_tail(&c->rr_node, &s->rr);
 	if (c->deficit <= 0)
 		c->deficit = (s64)DDL_QUANTUM * c->weight;
 	if (idx == s->green)
 		s->green_empty_since = 0;
-	if (c->keyed)
-		list_del_init(&c->idle_node);
+	ddl_key_busy(&c->keymap);
 }
 
 /**
@@ -752,19 +769,13 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 
 	ddl_bm_clear(s, idx);
 	ddl_fair_unqueue(s, c);
-	ddl_cluster_unqueue(s, c);
+	ddl_cluster_unqueue(&s->cl, &c->cl);
 	list_del_init(&c->rr_node);
 	list_del_init(&c->ack_node);
-	if (c->data_qlen) {
-		c->data_qlen = 0;
-		c->empty_since = now;
-	}
+	ddl_burst_idle(&c->burst, now);
 	if (idx == s->green)
 		s->green_empty_since = now;
-	if (c->keyed) {
-		c->idle_since = now;
-		list_add_tail(&c->idle_node, &s->idle);
-	}
+	ddl_key_idle(&s->keymap, &c->keymap, now);
 }
 
 /**
@@ -802,7 +813,8 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  * at the next pick.  A new rate takes effect at the next packet, which may
  * leave at once.  A change of the target, the lead time or maxperiod
  * closes an open lead window; learned periods are kept.  Entering or
- * leaving mode cluster builds or empties its order (ddl_cluster_mode()).
+ * leaving mode cluster builds or empties its order
+ * (ddl_cluster_reconfigure()).
  *
  * Context: under the qdisc lock.  O(jobs) if the key changes, O(jobs log
  * jobs) if mode cluster begins, else O(1).
@@ -810,36 +822,40 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		     const struct ddl_params *p, u64 now)
 {
-	u32 i;
-
 	if (s->green != DDL_NONE && old->slice_us != p->slice_us)
 		s->slice_end = s->slice_start + ddl_turn_ns(s, p, s->green);
 
 	if (old->bgshare != p->bgshare)
 		s->bg_credit = 0;
 
-	if (old->key != p->key) {
-		for (i = 0; i < s->jobs; i++)
-			if (s->cls[i].keyed)
-				ddl_key_release(s, &s->cls[i]);
-	}
+	if (old->key != p->key)
+		ddl_keymap_release_all(s);
 
-	if (old->rate != p->rate || old->burst_ns != p->burst_ns) {
-		/* The next packet may leave now, without idle credit. */
-		s->pace_next = min(s->pace_next, now);
-		s->pace_rem = 0;
-	}
-	if (!p->rate)
-		ddl_pace_release(s, now);
-
-	ddl_cluster_mode(s, p, now);
+	ddl_pace_reconfigure(s, old, p, now);
+	ddl_cluster_reconfigure(s, p, ddl_mode(old)->cluster,
+				ddl_mode(p)->cluster, now);
 
 	if (old->target_bytes != p->target_bytes ||
 	    old->lead_ns != p->lead_ns ||
-	    old->maxperiod_us != p->maxperiod_us) {
+	    old->maxperiod_us != p->maxperiod_us)
 		ddl_disarm(s, now);
-		s->above = false;
-	}
+}
+
+/**
+ * ddl_quiesce() - the qdisc was emptied (reset)
+ * @s: scheduler
+ * @now: current time, ns
+ *
+ * Ends a hold of the shaper, lets the next packet leave at once without
+ * idle credit, closes an open lead window and restarts the target control.
+ * Learned periods are kept.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_quiesce(struct ddl_sched *s, u64 now)
+{
+	ddl_pace_reset(s, now);
+	ddl_disarm(s, now);
 }
 
 /**

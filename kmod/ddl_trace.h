@@ -17,7 +17,7 @@
 #include <linux/tracepoint.h>
 #include <net/sch_generic.h>
 
-#include "ddl_core.h"
+#include "ddl_glue.h"
 
 TRACE_DEFINE_ENUM(DDL_TURN_START);
 TRACE_DEFINE_ENUM(DDL_TURN_SLICE);

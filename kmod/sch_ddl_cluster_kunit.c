@@ -66,13 +66,13 @@ static u32 ddl_c_rand(struct ddl_cluster_sim *c, u32 n)
 	return prandom_u32_state(&c->rnd) % n;
 }
 
-static int ddl_cluster_init(struct kunit *test)
+static int ddl_cluster_test_init(struct kunit *test)
 {
 	test->priv = NULL;
 	return 0;
 }
 
-static void ddl_cluster_exit(struct kunit *test)
+static void ddl_cluster_test_exit(struct kunit *test)
 {
 	struct ddl_cluster_sim *c = test->priv;
 	u32 h;
@@ -109,8 +109,7 @@ static struct ddl_cluster_sim *ddl_c_new(struct kunit *test, u64 seed)
 		ddl_c_params(&c->h[h].p);
 		KUNIT_ASSERT_EQ(test, ddl_sched_init(&c->h[h].s, DDL_C_JOBS),
 				0);
-		c->h[h].s.clock_off = 1000 * DDL_C_EPOCH;
-		ddl_cluster_mode(&c->h[h].s, &c->h[h].p, 0);
+		c->h[h].s.cl.clock_off = 1000 * DDL_C_EPOCH;
 	}
 	test->priv = c;
 	for (j = 0; j < DDL_C_JOBS; j++) {
@@ -133,8 +132,8 @@ static void ddl_c_iterate(struct ddl_cluster_sim *c, u32 j, u64 t)
 	u64 epoch = DDL_C_EPOCH, start, shared;
 	u32 h, frac = 10 + ddl_c_rand(c, 81);	/* percent on host 0 */
 
-	shared = t + c->h[0].s.clock_off;
-	start = roundup(shared, epoch) - c->h[0].s.clock_off;
+	shared = t + c->h[0].s.cl.clock_off;
+	start = roundup(shared, epoch) - c->h[0].s.cl.clock_off;
 	if (c->hosts[j] != BIT(DDL_C_HOSTS) - 1)
 		frac = 100;	/* a job of one host: all of it there */
 	for (h = 0; h < DDL_C_HOSTS; h++) {
@@ -163,7 +162,7 @@ static void ddl_c_arrive(struct ddl_cluster_sim *c, struct ddl_chost *x,
 	if (c->local)
 		ddl_cluster_size(&x->s, j, (u64)x->shard[j] * DDL_C_PKT);
 	if (!x->qlen[j])
-		ddl_activate(&x->s, j, c->now);
+		ddl_activate(&x->s, &x->p, j, c->now);
 	for (n = 0; n < x->shard[j]; n++)
 		ddl_arrived(&x->s, &x->p, j, DDL_C_PKT, c->now);
 	x->qlen[j] += x->shard[j];
@@ -308,7 +307,7 @@ static void ddl_cluster_same_order_test(struct kunit *test)
 		KUNIT_EXPECT_GT(test, c->compared, 500ULL);
 		KUNIT_EXPECT_EQ_MSG(test, c->disagree, 0ULL, "seed %llu",
 				    seed);
-		ddl_cluster_exit(test);
+		ddl_cluster_test_exit(test);
 		test->priv = NULL;
 	}
 }
@@ -327,13 +326,13 @@ static void ddl_cluster_skew_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(skews); i++) {
 		struct ddl_cluster_sim *c = ddl_c_new(test, 10 + i);
 
-		c->h[1].s.clock_off += skews[i];
+		c->h[1].s.cl.clock_off += skews[i];
 		ddl_c_declare(c);
 		ddl_c_run(c, 60000);
 		KUNIT_EXPECT_GT(test, c->compared, 500ULL);
 		KUNIT_EXPECT_EQ_MSG(test, c->disagree, 0ULL, "skew %llu ns",
 				    skews[i]);
-		ddl_cluster_exit(test);
+		ddl_cluster_test_exit(test);
 		test->priv = NULL;
 	}
 }
@@ -376,7 +375,7 @@ static void ddl_cluster_subsets_test(struct kunit *test)
 		else
 			KUNIT_EXPECT_EQ_MSG(test, c->disagree, 0ULL,
 					    "seed %llu", seed);
-		ddl_cluster_exit(test);
+		ddl_cluster_test_exit(test);
 		test->priv = NULL;
 	}
 }
@@ -395,11 +394,11 @@ static void ddl_cluster_local_size_breaks_test(struct kunit *test)
 	ddl_c_run(c, 60000);
 	KUNIT_EXPECT_GT(test, c->compared, 500ULL);
 	KUNIT_EXPECT_GT(test, c->disagree, 0ULL);
-	ddl_cluster_exit(test);
+	ddl_cluster_test_exit(test);
 
 	c = ddl_c_new(test, 2);
 	c->margin = 1;
-	c->h[1].s.clock_off += DDL_C_EPOCH / 2;
+	c->h[1].s.cl.clock_off += DDL_C_EPOCH / 2;
 	ddl_c_declare(c);
 	ddl_c_run(c, 60000);
 	KUNIT_EXPECT_GT(test, c->disagree, 0ULL);
@@ -514,7 +513,7 @@ static void ddl_cluster_rank_test(struct kunit *test)
 	c->now += DDL_FAIR_PAUSE_NS;
 	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
 			ddl_cluster_rank(&x->s, 2, 7, c->now), 1U);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&x->s.cls[0].rank_node));
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&x->s.cls[0].cl.rank_node));
 }
 
 /*
@@ -533,32 +532,32 @@ static void ddl_cluster_overrun_test(struct kunit *test)
 	c->now = 3 * DDL_C_EPOCH + 50;
 	x->shard[0] = 10;			/* 150000 bytes: as declared */
 	ddl_c_arrive(c, x, 0);
-	key = x->s.cls[0].cl_key;
+	key = x->s.cls[0].cl.key;
 	span = div64_u64(150000ULL * DDL_C_JOBS * NSEC_PER_SEC, DDL_C_RATE);
 	KUNIT_EXPECT_EQ(test, key, (3 + 1000) * DDL_C_EPOCH + span);
-	KUNIT_EXPECT_EQ(test, x->s.cl_exts, 0ULL);
+	KUNIT_EXPECT_EQ(test, x->s.cl.exts, 0ULL);
 	/* 50 ns into its epoch: within 1/16 of an epoch of the edge. */
-	KUNIT_EXPECT_EQ(test, x->s.edge_bursts, 1ULL);
+	KUNIT_EXPECT_EQ(test, x->s.cl.edge_bursts, 1ULL);
 
 	x->shard[0] = 1;			/* one packet over */
 	ddl_c_arrive(c, x, 0);
-	KUNIT_EXPECT_EQ(test, x->s.cls[0].cl_key, key + DDL_C_EPOCH);
-	KUNIT_EXPECT_EQ(test, x->s.cls[0].cl_allow, 300000ULL);
-	KUNIT_EXPECT_EQ(test, x->s.cl_exts, 1ULL);
+	KUNIT_EXPECT_EQ(test, x->s.cls[0].cl.key, key + DDL_C_EPOCH);
+	KUNIT_EXPECT_EQ(test, x->s.cls[0].cl.allow, 300000ULL);
+	KUNIT_EXPECT_EQ(test, x->s.cl.exts, 1ULL);
 
 	/* No declared size: keyed at the epoch, nominal allowance. */
 	c->now = 7 * DDL_C_EPOCH + 20;
 	x->shard[1] = 1;
 	ddl_c_arrive(c, x, 1);
 	allow = DDL_C_EPOCH_US * DDL_CL_NOMINAL * DDL_C_RATE / 1000000;
-	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl_key, (7 + 1000) * DDL_C_EPOCH);
-	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl_allow, allow);
+	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl.key, (7 + 1000) * DDL_C_EPOCH);
+	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl.allow, allow);
 
 	/* Half an epoch in: not near an edge. */
 	c->now = 9 * DDL_C_EPOCH + DDL_C_EPOCH / 2;
 	x->shard[2] = 1;
 	ddl_c_arrive(c, x, 2);
-	KUNIT_EXPECT_EQ(test, x->s.edge_bursts, 2ULL);
+	KUNIT_EXPECT_EQ(test, x->s.cl.edge_bursts, 2ULL);
 }
 
 /*
@@ -576,12 +575,12 @@ static void ddl_cluster_mode_test(struct kunit *test)
 	old = x->p;
 	x->p.mode = TC_DDL_MODE_FAIR;
 	ddl_reconfigure(&x->s, &old, &x->p, 0);
-	KUNIT_EXPECT_FALSE(test, x->s.cl_on);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->s.cl.order.rb_root));
 	for (j = 0; j < 3; j++) {
 		x->shard[j] = 3;
 		ddl_c_arrive(c, x, j);
 	}
-	KUNIT_EXPECT_EQ(test, x->s.cl_jobs, 0U);
+	KUNIT_EXPECT_EQ(test, x->s.cl.jobs, 0U);
 	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->s), DDL_NONE);
 
 	ddl_cluster_size(&x->s, 2, 100000);
@@ -589,7 +588,7 @@ static void ddl_cluster_mode_test(struct kunit *test)
 	old = x->p;
 	x->p.mode = TC_DDL_MODE_CLUSTER;
 	ddl_reconfigure(&x->s, &old, &x->p, c->now);
-	KUNIT_EXPECT_EQ(test, x->s.cl_jobs, 3U);
+	KUNIT_EXPECT_EQ(test, x->s.cl.jobs, 3U);
 	/* Job 1 declared nothing: span 0, first; then 2, smaller than 0. */
 	KUNIT_EXPECT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why), 1U);
 	KUNIT_EXPECT_TRUE(test, ddl_cl_before(&x->s.cls[2], &x->s.cls[0]));
@@ -597,8 +596,8 @@ static void ddl_cluster_mode_test(struct kunit *test)
 	old = x->p;
 	x->p.mode = TC_DDL_MODE_FAIR;
 	ddl_reconfigure(&x->s, &old, &x->p, c->now);
-	KUNIT_EXPECT_EQ(test, x->s.cl_jobs, 0U);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->s.ranked.rb_root));
+	KUNIT_EXPECT_EQ(test, x->s.cl.jobs, 0U);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->s.cl.ranked.rb_root));
 	KUNIT_EXPECT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why),
 			ddl_fair_first(&x->s));
 }
@@ -702,8 +701,8 @@ static void ddl_f_setup(struct ddl_cluster_sim *c, u32 mode, u32 shuffle_us)
 /* The place the rule gives a packet of job 0 sent at @now. */
 static u32 ddl_f_rule(struct ddl_fabric_sim *f, const struct ddl_chost *x)
 {
-	u64 d = ddl_deal_of(&x->p, f->start + x->s.clock_off);
-	u64 last = ddl_deal_of(&x->p, f->c->now + x->s.clock_off);
+	u64 d = ddl_deal_of(&x->p, f->start + x->s.cl.clock_off);
+	u64 last = ddl_deal_of(&x->p, f->c->now + x->s.cl.clock_off);
 	u32 place = 0;
 
 	if (last - d > DDL_DEAL_SPAN)
@@ -718,7 +717,7 @@ static bool ddl_f_spans(struct ddl_cluster_sim *c, u64 t)
 {
 	const struct ddl_chost *x = &c->h[0];
 
-	t += x->s.clock_off;
+	t += x->s.cl.clock_off;
 	return x->p.shuffle_us &&
 	       ddl_deal_of(&x->p, t) != ddl_deal_of(&x->p, t + 3 * DDL_C_EPOCH);
 }
@@ -810,7 +809,7 @@ static void ddl_cluster_fabric_same_mark_test(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, f.off_rule, 0ULL,
 					    "mode %u seed %u: %llu of %llu",
 					    modes[i], seed, f.off_rule, f.sent);
-			ddl_cluster_exit(test);
+			ddl_cluster_test_exit(test);
 			test->priv = NULL;
 		}
 	}
@@ -879,20 +878,20 @@ static void ddl_cluster_fabric_iteration_hold_test(struct kunit *test)
 	hi = ddl_fabric_place(&x->p, 0, d);
 	lo = ddl_fabric_place(&x->p, 0, d + 1);
 
-	c->now = (d + 1) * deal - 9 * NSEC_PER_MSEC - x->s.clock_off;
+	c->now = (d + 1) * deal - 9 * NSEC_PER_MSEC - x->s.cl.clock_off;
 	x->shard[0] = 500;			/* 7.5 ms */
 	ddl_c_arrive(c, x, 0);
 	KUNIT_EXPECT_EQ(test, ddl_f_send_all(c, x, 0), hi);
-	c->now = (d + 1) * deal + 500 * NSEC_PER_USEC - x->s.clock_off;
+	c->now = (d + 1) * deal + 500 * NSEC_PER_USEC - x->s.cl.clock_off;
 	x->shard[0] = 20;
 	ddl_c_arrive(c, x, 0);
-	KUNIT_EXPECT_EQ(test, x->s.cls[0].bursts, 2ULL);
+	KUNIT_EXPECT_EQ(test, x->s.cls[0].burst.count, 2ULL);
 	KUNIT_EXPECT_EQ(test, ddl_f_send_all(c, x, 0), hi);
-	KUNIT_EXPECT_EQ(test, x->s.edge_bursts, 0ULL);
+	KUNIT_EXPECT_EQ(test, x->s.cl.edge_bursts, 0ULL);
 
 	/* Quiet for a pause: a new iteration, in deal d + 1. */
 	c->now += DDL_FAIR_PAUSE_NS;
-	KUNIT_ASSERT_EQ(test, ddl_deal_of(&x->p, c->now + x->s.clock_off),
+	KUNIT_ASSERT_EQ(test, ddl_deal_of(&x->p, c->now + x->s.cl.clock_off),
 			d + 1);
 	x->shard[0] = 20;
 	ddl_c_arrive(c, x, 0);
@@ -964,8 +963,8 @@ static struct kunit_case ddl_cluster_test_cases[] = {
 
 static struct kunit_suite ddl_cluster_test_suite = {
 	.name = "sch_ddl_cluster",
-	.init = ddl_cluster_init,
-	.exit = ddl_cluster_exit,
+	.init = ddl_cluster_test_init,
+	.exit = ddl_cluster_test_exit,
 	.test_cases = ddl_cluster_test_cases,
 };
 

@@ -47,13 +47,13 @@ struct ddl_fsim {
 	u32			cap;
 };
 
-static int ddl_fair_init(struct kunit *test)
+static int ddl_fair_test_init(struct kunit *test)
 {
 	test->priv = NULL;
 	return 0;
 }
 
-static void ddl_fair_exit(struct kunit *test)
+static void ddl_fair_test_exit(struct kunit *test)
 {
 	struct ddl_fsim *f = test->priv;
 
@@ -151,7 +151,7 @@ static u64 ddl_fsim_run(struct ddl_fsim *f)
 			cur[b->job] = next;
 			for (i = 0; i < pkts; i++) {
 				if (!qlen[b->job]++)
-					ddl_activate(&f->s, b->job, b->arrive);
+					ddl_activate(&f->s, &f->p, b->job, b->arrive);
 				ddl_arrived(&f->s, &f->p, b->job, DDL_F_PKT,
 					    b->arrive);
 			}
@@ -374,7 +374,7 @@ static void ddl_fsim_random(struct kunit *test, u32 seed, bool static_order,
 	ddl_fsim_weights(f);
 	ddl_fsim_rounds(f, &rnd, 12);
 	ddl_fsim_all(f, sum);
-	ddl_fair_exit(test);
+	ddl_fair_test_exit(test);
 	test->priv = NULL;
 }
 
@@ -456,9 +456,9 @@ static void ddl_fair_one_job_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, f->b[i].done - f->b[i].arrive,
 				100ULL * DDL_F_PKT);
 	KUNIT_EXPECT_EQ(test, sum.late, 0U);
-	KUNIT_EXPECT_EQ(test, f->s.gps_jobs, 0U);
+	KUNIT_EXPECT_EQ(test, f->s.fair.gps_jobs, 0U);
 	/* Only the first burst, of unknown size: 64 KiB doubled twice. */
-	KUNIT_EXPECT_EQ(test, f->s.tag_exts, 2ULL);
+	KUNIT_EXPECT_EQ(test, f->s.fair.tag_exts, 2ULL);
 }
 
 /*
@@ -476,8 +476,8 @@ static void ddl_fair_unknown_size_test(struct kunit *test)
 	ddl_fsim_run(f);
 	KUNIT_EXPECT_EQ(test, f->b[1].done, DDL_F_GAP + 70ULL * DDL_F_PKT);
 	KUNIT_EXPECT_EQ(test, f->b[0].done, DDL_F_GAP + 720ULL * DDL_F_PKT);
-	KUNIT_EXPECT_GT(test, f->s.cls[0].tag_exts, 0ULL);
-	KUNIT_EXPECT_EQ(test, f->s.cls[1].tag_exts, 0ULL);
+	KUNIT_EXPECT_GT(test, f->s.cls[0].fair.tag_exts, 0ULL);
+	KUNIT_EXPECT_EQ(test, f->s.cls[1].fair.tag_exts, 0ULL);
 }
 
 /* Send bursts of @size of job 0 and of @other of job 1, each alone. */
@@ -523,7 +523,7 @@ static void ddl_fair_underestimate_test(struct kunit *test)
 {
 	struct ddl_fsim *f = ddl_fair_after_100(test, 400, 50);
 
-	KUNIT_EXPECT_GT(test, f->s.cls[0].tag_exts, 0ULL);
+	KUNIT_EXPECT_GT(test, f->s.cls[0].fair.tag_exts, 0ULL);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 1].done, f->b[f->nb - 2].done);
 	KUNIT_EXPECT_LE(test, f->b[f->nb - 1].done,
 			f->b[f->nb - 1].done_gps + DDL_F_PKT);
@@ -541,7 +541,7 @@ static void ddl_fair_slack_test(struct kunit *test)
 	struct ddl_fsim *f = ddl_fair_after_100(test, 103, 5);
 
 	/* Only the first, unknown sizes grew the tags: alike for both. */
-	KUNIT_EXPECT_EQ(test, f->s.cls[0].tag_exts, f->s.cls[1].tag_exts);
+	KUNIT_EXPECT_EQ(test, f->s.cls[0].fair.tag_exts, f->s.cls[1].fair.tag_exts);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 2].done, f->b[f->nb - 1].done);
 	KUNIT_EXPECT_LE(test, f->b[f->nb - 2].done,
 			f->b[f->nb - 2].done_gps + DDL_F_PKT);
@@ -571,7 +571,7 @@ static void ddl_fair_size_change_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, f->b[7].done, f->b[6].done);
 	/* Learned down: the last bursts of job 0 go first. */
 	KUNIT_EXPECT_LT(test, f->b[22].done, f->b[23].done);
-	KUNIT_EXPECT_LT(test, f->s.cls[0].burst_size, 100ULL * DDL_F_PKT);
+	KUNIT_EXPECT_LT(test, f->s.cls[0].pred.burst_size, 100ULL * DDL_F_PKT);
 }
 
 /*
@@ -669,9 +669,9 @@ static void ddl_fair_resume_test(struct kunit *test)
 	u64 u = ddl_vlen(DDL_F_PKT, 1);
 	u32 i;
 
-	s->cls[0].burst_size = 100 * DDL_F_PKT;
-	s->cls[1].burst_size = 300 * DDL_F_PKT;
-	s->cls[2].burst_size = 40 * DDL_F_PKT;
+	s->cls[0].pred.burst_size = 100 * DDL_F_PKT;
+	s->cls[1].pred.burst_size = 300 * DDL_F_PKT;
+	s->cls[2].pred.burst_size = 40 * DDL_F_PKT;
 
 	ddl_fair_burst(s, 1, 0);
 	ddl_fr_queue(s, 1, 300);
@@ -679,27 +679,27 @@ static void ddl_fair_resume_test(struct kunit *test)
 	ddl_fr_queue(s, 0, 50);
 	KUNIT_ASSERT_EQ(test, ddl_fair_first(s), 0U);
 	ddl_fr_serve(s, 0, 50, true);
-	KUNIT_EXPECT_EQ(test, s->vtime, 25 * u);
+	KUNIT_EXPECT_EQ(test, s->fair.vtime, 25 * u);
 
 	/* Early: the reference still holds the tag, which stays. */
 	ddl_fair_resume(s, 0);
-	KUNIT_EXPECT_EQ(test, s->cls[0].vfinish, 100 * u);
-	KUNIT_EXPECT_EQ(test, s->gps_jobs, 2U);
+	KUNIT_EXPECT_EQ(test, s->cls[0].fair.vfinish, 100 * u);
+	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 2U);
 
 	/* Job 1 alone on the link: at V = 100 the reference finishes job 0. */
 	ddl_fr_serve(s, 1, 150, false);
-	KUNIT_EXPECT_EQ(test, s->vtime, 100 * u);
-	KUNIT_EXPECT_EQ(test, s->gps_jobs, 1U);
+	KUNIT_EXPECT_EQ(test, s->fair.vtime, 100 * u);
+	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 1U);
 
 	ddl_fair_burst(s, 2, 0);
 	ddl_fr_queue(s, 2, 40);
-	KUNIT_EXPECT_EQ(test, s->cls[2].vfinish, 140 * u);
+	KUNIT_EXPECT_EQ(test, s->cls[2].fair.vfinish, 140 * u);
 	ddl_fair_queue(s, &s->cls[0]);
 	ddl_fair_resume(s, 0);
 	ddl_fr_queue(s, 0, 50);
 	/* The rest, 50 packets, from V. */
-	KUNIT_EXPECT_EQ(test, s->cls[0].vfinish, 150 * u);
-	KUNIT_EXPECT_EQ(test, s->gps_jobs, 3U);
+	KUNIT_EXPECT_EQ(test, s->cls[0].fair.vfinish, 150 * u);
+	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 3U);
 
 	for (i = 0; i < ARRAY_SIZE(order); i++) {
 		KUNIT_EXPECT_EQ(test, ddl_fair_first(s), order[i]);
@@ -709,7 +709,7 @@ static void ddl_fair_resume_test(struct kunit *test)
 
 	/* A burst sent whole has nothing to put back. */
 	ddl_fair_resume(s, 2);
-	KUNIT_EXPECT_EQ(test, s->cls[2].vfinish, 140 * u);
+	KUNIT_EXPECT_EQ(test, s->cls[2].fair.vfinish, 140 * u);
 }
 
 /*
@@ -806,7 +806,7 @@ static void ddl_csim_run(struct kunit *test, struct ddl_csim *c, u32 mode)
 			       at[j] <= now) {
 				for (i = 0; i < n; i++) {
 					if (!qlen[j]++)
-						ddl_activate(&f->s, j, at[j]);
+						ddl_activate(&f->s, &f->p, j, at[j]);
 					ddl_arrived(&f->s, &f->p, j, DDL_F_PKT,
 						    at[j]);
 				}
@@ -838,7 +838,7 @@ static void ddl_csim_run(struct kunit *test, struct ddl_csim *c, u32 mode)
 		if (++it[j] == c->iters)
 			left--;
 	}
-	ddl_fair_exit(test);
+	ddl_fair_test_exit(test);
 	test->priv = NULL;
 }
 
@@ -1056,9 +1056,9 @@ static void ddl_fair_wrong_size_test(struct kunit *test)
 			worst = max(worst, behind - bound);
 			n++;
 		}
-		KUNIT_EXPECT_EQ(test, f->s.cls[0].burst_size,
+		KUNIT_EXPECT_EQ(test, f->s.cls[0].pred.burst_size,
 				max(lsize, bsize));
-		ddl_fair_exit(test);
+		ddl_fair_test_exit(test);
 		test->priv = NULL;
 	}
 	kunit_info(test, "%u bursts of the others: worst %lld ns past the bound",
@@ -1111,7 +1111,7 @@ static u64 ddl_unknown_run(struct kunit *test, u32 jobs, const u32 *pkts,
 			}
 			for (n = min(n, unq[j]); n; n--, unq[j]--) {
 				if (!qlen[j]++)
-					ddl_activate(&f->s, j, now);
+					ddl_activate(&f->s, &f->p, j, now);
 				ddl_arrived(&f->s, &f->p, j, DDL_F_PKT, now);
 			}
 			if (unq[j] && head[j] < tail[j])
@@ -1136,7 +1136,7 @@ static u64 ddl_unknown_run(struct kunit *test, u32 jobs, const u32 *pkts,
 		sum += now;
 		left--;
 	}
-	ddl_fair_exit(test);
+	ddl_fair_test_exit(test);
 	test->priv = NULL;
 	return sum;
 }
@@ -1239,161 +1239,6 @@ static void ddl_fair_unknown_rtt_test(struct kunit *test)
 	ddl_unknown_equal(test, DDL_U_PKTS_MAX, DDL_U_RTT_SLOW);
 }
 
-/* The ACK lane */
-
-#define DDL_A_ACK	66U		/* a pure ACK with timestamps, bytes */
-#define DDL_A_QCAP	64U		/* packets a test class can hold */
-
-/* Two job classes as the glue keeps them: a FIFO of lengths each. */
-struct ddl_asim {
-	struct ddl_fsim	*f;
-	u64		now;
-	u32		len[2][DDL_A_QCAP];
-	u32		head[2];
-	u32		qlen[2];
-	u64		bytes[2];
-	u64		lane_bytes;
-	enum ddl_reason	reason;
-};
-
-static void ddl_asim_queue(struct ddl_asim *a, u32 job, u32 len)
-{
-	struct kunit *test = a->f->test;
-
-	KUNIT_ASSERT_LT(test, a->qlen[job], DDL_A_QCAP);
-	a->len[job][(a->head[job] + a->qlen[job]) % DDL_A_QCAP] = len;
-	if (!a->qlen[job]++)
-		ddl_activate(&a->f->s, job, a->now);
-	ddl_arrived(&a->f->s, &a->f->p, job, len, a->now);
-}
-
-/* Send one packet: the job it came from. */
-static u32 ddl_asim_send(struct ddl_asim *a)
-{
-	struct kunit *test = a->f->test;
-	struct ddl_sched *s = &a->f->s;
-	u32 idx, len;
-
-	idx = ddl_pick(s, &a->f->p, a->now, &a->reason);
-	KUNIT_ASSERT_LT(test, idx, 2U);
-	KUNIT_ASSERT_GT(test, a->qlen[idx], 0U);
-	len = a->len[idx][a->head[idx]];
-	a->head[idx] = (a->head[idx] + 1) % DDL_A_QCAP;
-	ddl_served(s, &a->f->p, idx, a->reason, len, a->now);
-	if (!--a->qlen[idx])
-		ddl_deactivate(s, idx, a->now);
-	a->bytes[idx] += len;
-	if (a->reason == DDL_R_ACK)
-		a->lane_bytes += len;
-	a->now += len;
-	return idx;
-}
-
-/*
- * Job 0 has learned 40-packet bursts, job 1 20-packet ones, and a burst of
- * job 1 is in progress: a burst of job 0 that begins now is tagged behind
- * it.
- */
-static struct ddl_asim *ddl_asim_new(struct kunit *test)
-{
-	struct ddl_asim *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
-	u32 i, r;
-
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	a->f = ddl_fsim_new(test, 2, 1);
-	for (r = 0; r < 4; r++) {
-		for (i = 0; i < 40; i++)
-			ddl_asim_queue(a, 0, DDL_F_PKT);
-		for (i = 0; i < 20; i++)
-			ddl_asim_queue(a, 1, DDL_F_PKT);
-		while (a->qlen[0] + a->qlen[1])
-			ddl_asim_send(a);
-		a->now += DDL_F_GAP;
-	}
-	KUNIT_ASSERT_EQ(test, a->f->s.cls[0].burst_size, 40ULL * DDL_F_PKT);
-	KUNIT_ASSERT_EQ(test, a->f->s.cls[1].burst_size, 20ULL * DDL_F_PKT);
-	KUNIT_ASSERT_EQ(test, a->f->s.ack_runs, 0ULL);
-	for (i = 0; i < 20; i++)
-		ddl_asim_queue(a, 1, DDL_F_PKT);
-	KUNIT_ASSERT_EQ(test, ddl_asim_send(a), 1U);
-	return a;
-}
-
-/*
- * A job that holds only pure ACKs (a parameter server's, for the gradients
- * it receives) sends them ahead of the order, which would hold them behind
- * another job's burst, and with them the gradients they acknowledge.  A
- * data packet queued takes the class out of the lane (a FIFO: its ACKs
- * wait with it); ACKs left behind data join the lane once it is sent.
- */
-static void ddl_fair_ack_lane_test(struct kunit *test)
-{
-	struct ddl_asim *a = ddl_asim_new(test);
-	struct ddl_sched *s = &a->f->s;
-
-	/* Job 0 holds an ACK: it goes ahead of job 1's burst. */
-	ddl_asim_queue(a, 0, DDL_A_ACK);
-	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
-	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_ACK);
-	KUNIT_EXPECT_EQ(test, s->ack_runs, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->cls[0].ack_runs, 1ULL);
-	KUNIT_EXPECT_FALSE(test, s->cls[0].backlogged);
-	KUNIT_EXPECT_TRUE(test, list_empty(&s->cls[0].ack_node));
-
-	/*
-	 * An ACK, data, an ACK: the data takes job 0 out of the lane, and
-	 * the class, a FIFO, waits for job 1's burst.
-	 */
-	ddl_asim_queue(a, 0, DDL_A_ACK);
-	ddl_asim_queue(a, 0, DDL_F_PKT);
-	ddl_asim_queue(a, 0, DDL_A_ACK);
-	KUNIT_EXPECT_TRUE(test, list_empty(&s->cls[0].ack_node));
-	while (a->qlen[1]) {
-		KUNIT_ASSERT_EQ(test, ddl_asim_send(a), 1U);
-		KUNIT_ASSERT_EQ(test, a->reason, DDL_R_GREEN);
-	}
-	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
-	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
-	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_GREEN);
-
-	/* With the data sent, the ACK left behind is in the lane. */
-	KUNIT_EXPECT_FALSE(test, list_empty(&s->cls[0].ack_node));
-	a->now += DDL_F_GAP;
-	ddl_asim_queue(a, 1, DDL_F_PKT);
-	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
-	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_ACK);
-	KUNIT_EXPECT_EQ(test, s->ack_runs, 2ULL);
-	KUNIT_EXPECT_FALSE(test, s->cls[0].backlogged);
-	KUNIT_EXPECT_TRUE(test, list_empty(&s->cls[0].ack_node));
-	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 1U);
-}
-
-/*
- * The lane takes at most 1/DDL_ACK_SHARE of the bytes, past the credit it
- * starts with: a job flooding small packets cannot starve the order.  Job
- * 0 keeps DDL_A_QCAP small packets queued while job 1 sends data.
- */
-static void ddl_fair_ack_lane_bound_test(struct kunit *test)
-{
-	struct ddl_asim *a = ddl_asim_new(test);
-	u64 base0 = a->bytes[0], base1 = a->bytes[1], others;
-	u32 k;
-
-	for (k = 0; k < 20000; k++) {
-		while (a->qlen[0] < DDL_A_QCAP)
-			ddl_asim_queue(a, 0, DDL_A_ACK);
-		if (a->qlen[1] < 2)
-			ddl_asim_queue(a, 1, DDL_F_PKT);
-		ddl_asim_send(a);
-	}
-	/* What the other bytes earned, and no more; every lane packet counted. */
-	others = a->bytes[0] - base0 + a->bytes[1] - base1 - a->lane_bytes;
-	KUNIT_EXPECT_GT(test, a->lane_bytes, 0ULL);
-	KUNIT_EXPECT_LE(test, a->lane_bytes * DDL_ACK_SHARE,
-			others + DDL_ACK_CREDIT_MAX + DDL_A_ACK * DDL_ACK_SHARE);
-	KUNIT_EXPECT_EQ(test, a->f->s.ack_runs * DDL_A_ACK, a->lane_bytes);
-}
-
 static struct kunit_case ddl_fair_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_fair_guarantee_test),
 	KUNIT_CASE_SLOW(ddl_fair_guarantee_catches_static_test),
@@ -1412,15 +1257,13 @@ static struct kunit_case ddl_fair_test_cases[] = {
 	KUNIT_CASE(ddl_fair_unknown_equal_test),
 	KUNIT_CASE(ddl_fair_unknown_rtt_test),
 	KUNIT_CASE_PARAM(ddl_fair_wrong_size_test, ddl_wrong_gen_params),
-	KUNIT_CASE(ddl_fair_ack_lane_test),
-	KUNIT_CASE(ddl_fair_ack_lane_bound_test),
 	{}
 };
 
 static struct kunit_suite ddl_fair_test_suite = {
 	.name = "sch_ddl_fair",
-	.init = ddl_fair_init,
-	.exit = ddl_fair_exit,
+	.init = ddl_fair_test_init,
+	.exit = ddl_fair_test_exit,
 	.test_cases = ddl_fair_test_cases,
 };
 

@@ -339,13 +339,13 @@ static u32 ddl_z_classify(struct ddl_zsim *z)
 		idx = ddl_key_class(s, &z->p, key, z->now);
 		if (idx == DDL_NONE)
 			return DDL_BG(s);
-		if (idx >= jobs || !s->cls[idx].keyed || s->cls[idx].key != key ||
-		    s->cls[idx].bound || test_bit(idx, s->claimed_bm))
+		if (idx >= jobs || !s->cls[idx].keymap.keyed || s->cls[idx].keymap.key != key ||
+		    s->cls[idx].keymap.bound || test_bit(idx, s->keymap.claimed_bm))
 			ddl_z_err(z, "key %u got class %u (keyed %d key %u bound %u claimed %d)",
-				  key, idx, idx < jobs && s->cls[idx].keyed,
-				  idx < jobs ? s->cls[idx].key : 0,
-				  idx < jobs ? s->cls[idx].bound : 0,
-				  idx < jobs && test_bit(idx, s->claimed_bm));
+				  key, idx, idx < jobs && s->cls[idx].keymap.keyed,
+				  idx < jobs ? s->cls[idx].keymap.key : 0,
+				  idx < jobs ? s->cls[idx].keymap.bound : 0,
+				  idx < jobs && test_bit(idx, s->keymap.claimed_bm));
 		return idx < jobs ? idx : DDL_BG(s);
 	}
 	return DDL_BG(s);
@@ -377,7 +377,7 @@ static void ddl_z_enqueue(struct ddl_zsim *z, u32 idx, u32 len)
 	}
 	ddl_z_push(z, idx, len);
 	if (q->qlen == 1) {
-		ddl_activate(s, idx, z->now);
+		ddl_activate(s, &z->p, idx, z->now);
 		ddl_z_fresh(z, idx);
 	}
 	ddl_arrived(s, &z->p, idx, len, z->now);
@@ -515,14 +515,14 @@ static void ddl_z_dequeue(struct ddl_zsim *z)
 		return;
 	if (ddl_pace_hold(s, &z->p, z->now)) {
 		z->holds++;
-		if (!z->p.rate || z->now >= s->pace_next || !s->throttled_since)
+		if (!z->p.rate || z->now >= s->pace.next || !s->pace.throttled_since)
 			ddl_z_err(z, "shaper holds at %llu, next %llu, rate %llu",
-				  z->now, s->pace_next, z->p.rate);
+				  z->now, s->pace.next, z->p.rate);
 		return;
 	}
-	if (z->p.rate && z->now < s->pace_next) {
+	if (z->p.rate && z->now < s->pace.next) {
 		ddl_z_err(z, "shaper lets go at %llu before %llu", z->now,
-			  s->pace_next);
+			  s->pace.next);
 		return;
 	}
 
@@ -607,7 +607,7 @@ static void ddl_z_stats(struct ddl_zsim *z)
 	u32 i, idx;
 
 	ddl_window(s, &z->p, z->now);
-	if (ddl_lead_ns(s, z->now) < s->lead_ns)
+	if (ddl_lead_ns(s, z->now) < s->pred.lead_ns)
 		ddl_z_err(z, "lead_ns went back");
 	if (s->green != DDL_NONE && z->p.mode != TC_DDL_MODE_FAIR)
 		ddl_turn_ns(s, &z->p, s->green);
@@ -620,7 +620,7 @@ static void ddl_z_stats(struct ddl_zsim *z)
 	if (idx == DDL_BG(s))
 		return;
 	ddl_burst_settle(s, &z->p, idx, z->now);
-	l = &s->jlog[idx];
+	l = &s->log.jlog[idx];
 	if (ddl_hist_quantile(l->hist, l->max_us, 990) > l->max_us)
 		ddl_z_err(z, "p99 of %u above its max", idx);
 }
@@ -709,10 +709,10 @@ static void ddl_z_destroy(struct ddl_zsim *z)
 	z->guard_runs += z->s.guard_runs;
 	z->rotations += z->s.rotations;
 	z->yields += z->s.yields;
-	z->bursts += z->s.bursts;
-	z->leads += z->s.leads;
-	z->key_recycled += z->s.key_recycled;
-	z->tag_exts += z->s.tag_exts;
+	z->bursts += z->s.burst.count;
+	z->leads += z->s.pred.leads;
+	z->key_recycled += z->s.keymap.recycled;
+	z->tag_exts += z->s.fair.tag_exts;
 	ddl_sched_destroy(&z->s);
 	z->live = false;
 }
@@ -814,10 +814,10 @@ static const char *ddl_z_check_lists(struct ddl_zsim *z)
 						  i, c->head_since,
 						  ddl_z_head_enq(z, i));
 		}
-		if (i < s->jobs && c->keyed && !c->backlogged)
+		if (i < s->jobs && c->keymap.keyed && !c->backlogged)
 			idle++;
-		if ((i == s->jobs || !c->keyed || c->backlogged) &&
-		    !list_empty(&c->idle_node))
+		if ((i == s->jobs || !c->keymap.keyed || c->backlogged) &&
+		    !list_empty(&c->keymap.idle_node))
 			return ddl_z_fail(z, "class %u on the idle list", i);
 	}
 
@@ -850,16 +850,16 @@ static const char *ddl_z_check_lists(struct ddl_zsim *z)
 			return ddl_z_fail(z, "rr entry %ld not a backlogged job",
 					  (long)(c - s->cls));
 
-	err = ddl_z_list(z, "idle", &s->idle, s->jobs, &n);
+	err = ddl_z_list(z, "idle", &s->keymap.idle, s->jobs, &n);
 	if (err)
 		return err;
 	if (n != idle)
 		return ddl_z_fail(z, "%u on idle, %u keyed empty jobs", n, idle);
 	prev = NULL;
-	list_for_each_entry(c, &s->idle, idle_node) {
+	list_for_each_entry(c, &s->keymap.idle, keymap.idle_node) {
 		if (!ddl_z_ours(s, c, false))
 			return ddl_z_fail(z, "idle entry not a job");
-		if (prev && c->idle_since < prev->idle_since)
+		if (prev && c->keymap.idle_since < prev->keymap.idle_since)
 			return ddl_z_fail(z, "idle list out of order at %ld",
 					  (long)(c - s->cls));
 		prev = c;
@@ -928,70 +928,70 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 	const char *err;
 
 	for (i = 0; i < s->jobs; i++) {
-		if (RB_EMPTY_NODE(&s->cls[i].fair_node) == !!z->q[i].qlen)
+		if (RB_EMPTY_NODE(&s->cls[i].fair.node) == !!z->q[i].qlen)
 			return ddl_z_fail(z, "job %u: in fair %d, %u queued", i,
-					  !RB_EMPTY_NODE(&s->cls[i].fair_node),
+					  !RB_EMPTY_NODE(&s->cls[i].fair.node),
 					  z->q[i].qlen);
 		jobs_full += !!z->q[i].qlen;
-		if (!RB_EMPTY_NODE(&s->cls[i].periodic_node) &&
-		    !s->cls[i].predicted)
+		if (!RB_EMPTY_NODE(&s->cls[i].pred.node) &&
+		    !s->cls[i].pred.predicted)
 			return ddl_z_fail(z, "job %u periodic, not predicted",
 					  i);
 	}
 
-	err = ddl_z_rb(z, "fair", &s->fair, s->jobs, &n);
+	err = ddl_z_rb(z, "fair", &s->fair.order, s->jobs, &n);
 	if (err)
 		return err;
 	if (n != jobs_full)
 		return ddl_z_fail(z, "%u in fair, %u jobs backlogged", n,
 				  jobs_full);
 	prev = NULL;
-	for (node = rb_first(&s->fair.rb_root); node; node = rb_next(node)) {
-		c = rb_entry(node, struct ddl_cls, fair_node);
+	for (node = rb_first(&s->fair.order.rb_root); node; node = rb_next(node)) {
+		c = rb_entry(node, struct ddl_cls, fair.node);
 		if (!ddl_z_ours(s, c, false))
 			return ddl_z_fail(z, "fair: not a job");
-		if (prev && ddl_v_before(c->vfinish, prev->vfinish))
+		if (prev && ddl_v_before(c->fair.vfinish, prev->fair.vfinish))
 			return ddl_z_fail(z, "fair: %ld (%llu) after %ld (%llu)",
-					  (long)(c - s->cls), c->vfinish,
-					  (long)(prev - s->cls), prev->vfinish);
+					  (long)(c - s->cls), c->fair.vfinish,
+					  (long)(prev - s->cls), prev->fair.vfinish);
 		prev = c;
 	}
 
-	err = ddl_z_rb(z, "gps", &s->gps, s->jobs, &n);
+	err = ddl_z_rb(z, "gps", &s->fair.gps, s->jobs, &n);
 	if (err)
 		return err;
-	if (n != s->gps_jobs)
-		return ddl_z_fail(z, "%u in gps, gps_jobs %u", n, s->gps_jobs);
+	if (n != s->fair.gps_jobs)
+		return ddl_z_fail(z, "%u in gps, gps_jobs %u", n, s->fair.gps_jobs);
 	if (n && !jobs_full)
 		return ddl_z_fail(z, "%u in gps with no job backlogged", n);
 	prev = NULL;
-	for (node = rb_first(&s->gps.rb_root); node; node = rb_next(node)) {
-		c = rb_entry(node, struct ddl_cls, gps_node);
+	for (node = rb_first(&s->fair.gps.rb_root); node; node = rb_next(node)) {
+		c = rb_entry(node, struct ddl_cls, fair.gps_node);
 		if (!ddl_z_ours(s, c, false))
 			return ddl_z_fail(z, "gps: not a job");
-		if (!ddl_v_before(s->vtime, c->vfinish))
+		if (!ddl_v_before(s->fair.vtime, c->fair.vfinish))
 			return ddl_z_fail(z, "gps: job %ld finished (%llu) at vtime %llu",
-					  (long)(c - s->cls), c->vfinish,
-					  s->vtime);
-		if (prev && ddl_v_before(c->vfinish, prev->vfinish))
+					  (long)(c - s->cls), c->fair.vfinish,
+					  s->fair.vtime);
+		if (prev && ddl_v_before(c->fair.vfinish, prev->fair.vfinish))
 			return ddl_z_fail(z, "gps: out of order at %ld",
 					  (long)(c - s->cls));
 		weight += c->weight;
 		prev = c;
 	}
-	if (weight != s->gps_weight)
+	if (weight != s->fair.gps_weight)
 		return ddl_z_fail(z, "gps_weight %u, weights sum to %u",
-				  s->gps_weight, weight);
+				  s->fair.gps_weight, weight);
 
-	err = ddl_z_rb(z, "periodic", &s->periodic, s->jobs, &n);
+	err = ddl_z_rb(z, "periodic", &s->pred.periodic, s->jobs, &n);
 	if (err)
 		return err;
-	if (s->periodic_last != rb_last(&s->periodic.rb_root))
+	if (s->pred.periodic_last != rb_last(&s->pred.periodic.rb_root))
 		return ddl_z_fail(z, "periodic_last is not the last node");
 	prev = NULL;
-	for (node = rb_first(&s->periodic.rb_root); node;
+	for (node = rb_first(&s->pred.periodic.rb_root); node;
 	     node = rb_next(node)) {
-		c = rb_entry(node, struct ddl_cls, periodic_node);
+		c = rb_entry(node, struct ddl_cls, pred.node);
 		if (!ddl_z_ours(s, c, false))
 			return ddl_z_fail(z, "periodic: not a job");
 		if (prev && ddl_next_burst(c) < ddl_next_burst(prev))
@@ -1006,37 +1006,37 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 static const char *ddl_z_check_keys(struct ddl_zsim *z)
 {
 	const struct ddl_sched *s = &z->s;
-	u32 i, b, n = 0, keyed = 0, buckets = 1U << s->keyhash_bits;
+	u32 i, b, n = 0, keyed = 0, buckets = 1U << s->keymap.hash_bits;
 	const struct ddl_cls *c;
 
 	for (i = 0; i < s->jobs; i++) {
 		c = &s->cls[i];
-		if (test_bit(i, s->keyed_bm) != c->keyed)
+		if (test_bit(i, s->keymap.keyed_bm) != c->keymap.keyed)
 			return ddl_z_fail(z, "job %u: keyed %d, bit %d", i,
-					  c->keyed, test_bit(i, s->keyed_bm));
-		if (test_bit(i, s->bound_bm) != !!c->bound ||
-		    c->bound != z->q[i].bound)
+					  c->keymap.keyed, test_bit(i, s->keymap.keyed_bm));
+		if (test_bit(i, s->keymap.bound_bm) != !!c->keymap.bound ||
+		    c->keymap.bound != z->q[i].bound)
 			return ddl_z_fail(z, "job %u: bound %u, bit %d, filters %u",
-					  i, c->bound, test_bit(i, s->bound_bm),
+					  i, c->keymap.bound, test_bit(i, s->keymap.bound_bm),
 					  z->q[i].bound);
-		if (c->keyed && test_bit(i, s->claimed_bm))
+		if (c->keymap.keyed && test_bit(i, s->keymap.claimed_bm))
 			return ddl_z_fail(z, "job %u keyed and claimed", i);
-		keyed += c->keyed;
+		keyed += c->keymap.keyed;
 	}
-	if (find_next_bit(s->keyed_bm, DDL_JOBS_MAX, s->jobs) < DDL_JOBS_MAX)
+	if (find_next_bit(s->keymap.keyed_bm, DDL_JOBS_MAX, s->jobs) < DDL_JOBS_MAX)
 		return ddl_z_fail(z, "keyed bit past %u jobs", s->jobs);
-	if (keyed != s->keys_mapped)
+	if (keyed != s->keymap.mapped)
 		return ddl_z_fail(z, "%u keyed, keys_mapped %u", keyed,
-				  s->keys_mapped);
+				  s->keymap.mapped);
 	for (b = 0; b < buckets; b++) {
-		hlist_for_each_entry(c, &s->keyhash[b], key_node) {
+		hlist_for_each_entry(c, &s->keymap.hash[b], keymap.node) {
 			if (++n > keyed)
 				return ddl_z_fail(z, "more keys hashed than keyed");
-			if (!ddl_z_ours(s, c, false) || !c->keyed ||
-			    ddl_key_bucket(s, c->key) != b)
+			if (!ddl_z_ours(s, c, false) || !c->keymap.keyed ||
+			    ddl_key_bucket(s, c->keymap.key) != b)
 				return ddl_z_fail(z, "bucket %u: job %ld keyed %d key %u",
 						  b, (long)(c - s->cls),
-						  c->keyed, c->key);
+						  c->keymap.keyed, c->keymap.key);
 		}
 	}
 	if (n != keyed)
@@ -1065,34 +1065,34 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 			return ddl_z_fail(z, "class %u: wait_since in the future",
 					  i);
 		if (i == s->jobs) {
-			if (c->data_qlen || c->greens)
+			if (c->burst.data_qlen || c->greens)
 				return ddl_z_fail(z, "background: data_qlen %u, greens %llu",
-						  c->data_qlen, c->greens);
+						  c->burst.data_qlen, c->greens);
 			break;
 		}
-		if (c->data_qlen != z->q[i].data)
+		if (c->burst.data_qlen != z->q[i].data)
 			return ddl_z_fail(z, "job %u: data_qlen %u, %u data packets queued",
-					  i, c->data_qlen, z->q[i].data);
+					  i, c->burst.data_qlen, z->q[i].data);
 		if (list_empty(&c->ack_node) != (!z->q[i].qlen || z->q[i].data))
 			return ddl_z_fail(z, "job %u: %u packets, %u data, %s the ACK lane",
 					  i, z->q[i].qlen, z->q[i].data,
 					  list_empty(&c->ack_node) ? "not in" : "in");
 		acks += c->ack_runs;
-		l = &s->jlog[i];
-		if (c->bursts != l->done + c->in_burst)
+		l = &s->log.jlog[i];
+		if (c->burst.count != l->done + c->burst.open)
 			return ddl_z_fail(z, "job %u: %llu bursts, %llu done, in_burst %d",
-					  i, c->bursts, l->done, c->in_burst);
+					  i, c->burst.count, l->done, c->burst.open);
 		if (ddl_hist_count(l->hist) != l->done)
 			return ddl_z_fail(z, "job %u: histogram %llu, done %llu",
 					  i, ddl_hist_count(l->hist), l->done);
 		if (c->weight < DDL_WEIGHT_MIN || c->weight > DDL_WEIGHT_MAX)
 			return ddl_z_fail(z, "job %u: weight %u", i, c->weight);
-		bursts += c->bursts;
+		bursts += c->burst.count;
 		done += l->done;
 		yields += c->yields;
-		hits += c->pred_hits;
-		misses += c->pred_misses;
-		exts += c->tag_exts;
+		hits += c->pred.hits;
+		misses += c->pred.misses;
+		exts += c->fair.tag_exts;
 	}
 	if (qlen != z->qlen || qlen > z->p.limit)
 		return ddl_z_fail(z, "qlen %u, classes hold %u, limit %u",
@@ -1100,27 +1100,27 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 	if (bytes != z->sent)
 		return ddl_z_fail(z, "bytes green + yellow %llu, sent %llu",
 				  bytes, z->sent);
-	if (bursts != s->bursts || done != s->bursts_done)
+	if (bursts != s->burst.count || done != s->log.bursts_done)
 		return ddl_z_fail(z, "bursts %llu/%llu, done %llu/%llu",
-				  bursts, s->bursts, done, s->bursts_done);
+				  bursts, s->burst.count, done, s->log.bursts_done);
 	if (acks != s->ack_runs || s->ack_credit > DDL_ACK_CREDIT_MAX ||
 	    s->ack_credit < -DDL_ACK_CREDIT_MAX)
 		return ddl_z_fail(z, "ack_runs %llu/%llu, credit %lld", acks,
 				  s->ack_runs, s->ack_credit);
 	if (guard != s->guard_runs || yields != s->yields ||
-	    greens != s->turns)
+	    greens != s->log.turns)
 		return ddl_z_fail(z, "guard %llu/%llu yields %llu/%llu greens %llu/turns %llu",
 				  guard, s->guard_runs, yields, s->yields,
-				  greens, s->turns);
-	if (hits != s->pred_hits || misses != s->pred_misses ||
-	    exts != s->tag_exts)
+				  greens, s->log.turns);
+	if (hits != s->pred.hits || misses != s->pred.misses ||
+	    exts != s->fair.tag_exts)
 		return ddl_z_fail(z, "hits %llu/%llu misses %llu/%llu tag_exts %llu/%llu",
-				  hits, s->pred_hits, misses, s->pred_misses,
-				  exts, s->tag_exts);
+				  hits, s->pred.hits, misses, s->pred.misses,
+				  exts, s->fair.tag_exts);
 
-	if (s->green == DDL_NONE ? s->turns : s->green >= s->jobs)
+	if (s->green == DDL_NONE ? s->log.turns : s->green >= s->jobs)
 		return ddl_z_fail(z, "green %u after %llu turns", s->green,
-				  s->turns);
+				  s->log.turns);
 	r = ddl_turn_last(s, 0);
 	if (r && (r->to != s->green || r->time > z->now ||
 		  s->green_since > z->now || s->slice_start > z->now))
@@ -1133,17 +1133,17 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 	if (s->bg_credit > DDL_BG_CREDIT_MAX || s->bg_credit < -DDL_BG_CREDIT_MAX)
 		return ddl_z_fail(z, "bg_credit %lld", s->bg_credit);
 
-	if (s->throttled_since && (!z->p.rate || s->throttled_since > z->now))
+	if (s->pace.throttled_since && (!z->p.rate || s->pace.throttled_since > z->now))
 		return ddl_z_fail(z, "throttled since %llu, rate %llu",
-				  s->throttled_since, z->p.rate);
+				  s->pace.throttled_since, z->p.rate);
 
-	if (s->lead_job == DDL_NONE ? s->lead_active :
-	    (s->lead_job >= s->jobs || !z->p.lead_ns || !z->p.target_bytes))
+	if (s->pred.lead_job == DDL_NONE ? s->pred.lead_active :
+	    (s->pred.lead_job >= s->jobs || !z->p.lead_ns || !z->p.target_bytes))
 		return ddl_z_fail(z, "lead job %u active %d, lead %llu ns",
-				  s->lead_job, s->lead_active, z->p.lead_ns);
-	if (s->lead_active && s->lead_open > z->now)
+				  s->pred.lead_job, s->pred.lead_active, z->p.lead_ns);
+	if (s->pred.lead_active && s->pred.lead_open > z->now)
 		return ddl_z_fail(z, "lead window open before %llu",
-				  s->lead_open);
+				  s->pred.lead_open);
 	return NULL;
 }
 

@@ -159,21 +159,21 @@ static void ddl_key_map_test(struct kunit *test)
 			ddl_claim(s, idx);
 			break;
 		case DDL_K_ACT:
-			ddl_activate(s, idx, now);
+			ddl_activate(s, &sim->p, idx, now);
 			break;
 		case DDL_K_DEACT:
 			ddl_deactivate(s, idx, now);
 			break;
 		case DDL_K_MAPPED:
-			KUNIT_EXPECT_EQ_MSG(test, s->keys_mapped, st->arg,
+			KUNIT_EXPECT_EQ_MSG(test, s->keymap.mapped, st->arg,
 					    "step %u", i);
 			break;
 		case DDL_K_OVERFLOW:
-			KUNIT_EXPECT_EQ_MSG(test, s->key_overflow, (u64)st->arg,
+			KUNIT_EXPECT_EQ_MSG(test, s->keymap.overflow, (u64)st->arg,
 					    "step %u", i);
 			break;
 		case DDL_K_RECYCLED:
-			KUNIT_EXPECT_EQ_MSG(test, s->key_recycled, (u64)st->arg,
+			KUNIT_EXPECT_EQ_MSG(test, s->keymap.recycled, (u64)st->arg,
 					    "step %u", i);
 			break;
 		default:
@@ -182,8 +182,8 @@ static void ddl_key_map_test(struct kunit *test)
 		}
 	}
 	for (i = 0; i < c->jobs; i++)
-		if (s->cls[i].bound || test_bit(i, s->claimed_bm))
-			KUNIT_EXPECT_FALSE_MSG(test, s->cls[i].keyed,
+		if (s->cls[i].keymap.bound || test_bit(i, s->keymap.claimed_bm))
+			KUNIT_EXPECT_FALSE_MSG(test, s->cls[i].keymap.keyed,
 					       "bound or claimed class %u is keyed",
 					       i);
 }
@@ -211,7 +211,7 @@ static void ddl_key_all_classes_test(struct kunit *test)
 	const u32 jobs = *(const u32 *)test->param_value;
 	struct ddl_sim *sim = ddl_sim_new(test, jobs);
 	struct ddl_sched *s = &sim->s;
-	u32 buckets = 1U << s->keyhash_bits;
+	u32 buckets = 1U << s->keymap.hash_bits;
 	u32 i, idx;
 
 	KUNIT_EXPECT_GE(test, buckets, jobs);
@@ -236,9 +236,9 @@ static void ddl_key_all_classes_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, ddl_key_class(s, &sim->p, ddl_t_key(jobs), 0),
 			DDL_NONE);
-	KUNIT_EXPECT_EQ(test, s->keys_mapped, jobs);
-	KUNIT_EXPECT_EQ(test, s->key_overflow, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->key_recycled, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->keymap.mapped, jobs);
+	KUNIT_EXPECT_EQ(test, s->keymap.overflow, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->keymap.recycled, 0ULL);
 }
 
 static struct kunit_case ddl_key_test_cases[] = {

@@ -182,14 +182,14 @@ static void ddl_burst_next_closes_test(struct kunit *test)
 	sim->now = 10 * DDL_T_MS;
 	ddl_log_enqueue(sim, 0, 10);
 	ddl_log_drain(sim, 100 * DDL_T_US);	/* last sent at +0.9 ms */
-	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].in_burst);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].burst.open);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s, 0, 0));
 
 	sim->now = 20 * DDL_T_MS;
 	ddl_log_enqueue(sim, 0, 1);
-	l = &sim->s.jlog[0];
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+	l = &sim->s.log.jlog[0];
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
 	KUNIT_EXPECT_EQ(test, l->done, 1);
 	r = ddl_burst_last(&sim->s, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, r);
@@ -200,7 +200,7 @@ static void ddl_burst_next_closes_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_hist_count(l->hist), 1);
 	KUNIT_EXPECT_EQ(test, l->max_us, 900);
 	KUNIT_EXPECT_EQ(test, l->sum_us, 900);
-	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].in_burst);
+	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].burst.open);
 }
 
 /* A pause shorter than the burst gap continues the burst. */
@@ -216,22 +216,22 @@ static void ddl_burst_pause_continues_test(struct kunit *test)
 	ddl_log_enqueue(sim, 1, 2);
 	ddl_log_drain(sim, 10 * DDL_T_US);
 	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 
 	sim->now += DDL_BURST_GAP_NS;
 	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
 	r = ddl_burst_last(&sim->s, 1, 0);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->bytes, 4 * DDL_T_LEN);
 	KUNIT_EXPECT_EQ(test, r->start, DDL_T_MS);
 	/* sent at +0, +10, then +520, +530 us: empty after the last */
 	KUNIT_EXPECT_EQ(test, r->end, DDL_T_MS + 530 * DDL_T_US);
-	KUNIT_EXPECT_FALSE(test, sim->s.cls[1].in_burst);
+	KUNIT_EXPECT_FALSE(test, sim->s.cls[1].burst.open);
 
 	/* Settled once: a second settle records nothing. */
 	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now + DDL_T_MS);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
 }
 
 /* A backlogged job, or one quiet for less than the gap, is not settled. */
@@ -243,16 +243,16 @@ static void ddl_burst_settle_waits_test(struct kunit *test)
 	sim->now = DDL_T_MS;
 	ddl_log_enqueue(sim, 0, 3);
 	ddl_burst_settle(&sim->s, &sim->p, 0, sim->now + DDL_T_MS * 100);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 	ddl_log_drain(sim, DDL_T_US);
-	empty = sim->s.cls[0].empty_since;
+	empty = sim->s.cls[0].burst.empty_since;
 	ddl_burst_settle(&sim->s, &sim->p, 0, empty + DDL_BURST_GAP_NS - 1);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 	/* The background class has no bursts. */
 	ddl_burst_settle(&sim->s, &sim->p, DDL_BG(&sim->s), sim->now);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 0);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 	ddl_burst_settle(&sim->s, &sim->p, 0, empty + DDL_BURST_GAP_NS);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
 }
 
 /*
@@ -275,13 +275,13 @@ static void ddl_burst_ring_wraps_test(struct kunit *test)
 		ddl_burst_settle(&sim->s, &sim->p, 0,
 				 sim->now + DDL_BURST_GAP_NS);
 		/* Closed by the next burst from the fourth on. */
-		KUNIT_EXPECT_EQ(test, sim->s.jlog[0].done,
-				sim->s.cls[0].predicted ? i : i + 1);
+		KUNIT_EXPECT_EQ(test, sim->s.log.jlog[0].done,
+				sim->s.cls[0].pred.predicted ? i : i + 1);
 	}
-	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].predicted);
+	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].pred.predicted);
 	ddl_burst_settle(&sim->s, &sim->p, 0, sim->now + 25 * DDL_T_MS);
-	KUNIT_EXPECT_EQ(test, sim->s.jlog[0].done, n);
-	KUNIT_EXPECT_EQ(test, ddl_hist_count(sim->s.jlog[0].hist), n);
+	KUNIT_EXPECT_EQ(test, sim->s.log.jlog[0].done, n);
+	KUNIT_EXPECT_EQ(test, ddl_hist_count(sim->s.log.jlog[0].hist), n);
 	for (i = 0; i < DDL_BURST_LOG; i++) {
 		r = ddl_burst_last(&sim->s, 0, i);
 		KUNIT_ASSERT_NOT_NULL(test, r);
@@ -290,8 +290,8 @@ static void ddl_burst_ring_wraps_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s, 0, DDL_BURST_LOG));
 	/* Burst i took i * 100 us; the last is the longest. */
-	KUNIT_EXPECT_EQ(test, sim->s.jlog[0].max_us, (n - 1) * 100);
-	KUNIT_EXPECT_EQ(test, sim->s.jlog[0].sum_us, (u64)n * (n - 1) / 2 * 100);
+	KUNIT_EXPECT_EQ(test, sim->s.log.jlog[0].max_us, (n - 1) * 100);
+	KUNIT_EXPECT_EQ(test, sim->s.log.jlog[0].sum_us, (u64)n * (n - 1) / 2 * 100);
 }
 
 /* A class recycled for a new key completes its old owner's burst. */
@@ -308,8 +308,8 @@ static void ddl_burst_new_owner_test(struct kunit *test)
 	sim->now += 10 * DDL_T_US;
 	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 7002, sim->now),
 			0);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts_done, 1);
-	KUNIT_EXPECT_FALSE(test, sim->s.cls[0].in_burst);
+	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
+	KUNIT_EXPECT_FALSE(test, sim->s.cls[0].burst.open);
 }
 
 /* sch_ddl_log: green changes */
@@ -330,8 +330,8 @@ static void ddl_turn_log_test(struct kunit *test)
 		ddl_sim_send_at(sim, i * 100 * DDL_T_US);	/* 0 .. 9.9 ms */
 
 	/* Green at 0, then a change every 1 ms: 10 changes. */
-	KUNIT_EXPECT_EQ(test, sim->s.turns, 10);
-	KUNIT_EXPECT_EQ(test, sim->s.turns, sim->s.rotations + 1);
+	KUNIT_EXPECT_EQ(test, sim->s.log.turns, 10);
+	KUNIT_EXPECT_EQ(test, sim->s.log.turns, sim->s.rotations + 1);
 	r = ddl_turn_last(&sim->s, 9);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->time, 0);
@@ -363,7 +363,7 @@ static void ddl_turn_log_yield_wraps_test(struct kunit *test)
 		ddl_log_drain(sim, DDL_T_US);
 	}
 	KUNIT_EXPECT_GT(test, sim->s.yields, DDL_TURN_LOG);
-	KUNIT_EXPECT_EQ(test, sim->s.turns, sim->s.yields + 1);
+	KUNIT_EXPECT_EQ(test, sim->s.log.turns, sim->s.yields + 1);
 	r = ddl_turn_last(&sim->s, 0);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->why, DDL_TURN_YIELD);
@@ -387,7 +387,7 @@ static void ddl_turn_log_static_test(struct kunit *test)
 	sim->now = DDL_T_MS;
 	ddl_sim_enqueue(sim, 0, 5);
 	ddl_sim_send(sim);
-	KUNIT_EXPECT_EQ(test, sim->s.turns, 2);
+	KUNIT_EXPECT_EQ(test, sim->s.log.turns, 2);
 	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 1)->why, DDL_TURN_START);
 	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 0)->why, DDL_TURN_STATIC);
 	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 0)->from, 2);

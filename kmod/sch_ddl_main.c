@@ -134,7 +134,7 @@ static void ddl_trace_turn(struct Qdisc *sch, u64 turns)
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	const struct ddl_turn_rec *r;
 
-	if (q->s.turns == turns || !trace_ddl_turn_enabled())
+	if (q->s.log.turns == turns || !trace_ddl_turn_enabled())
 		return;
 	r = ddl_turn_last(&q->s, 0);
 	trace_ddl_turn(sch, ddl_idx_to_minor(q, r->from),
@@ -145,7 +145,7 @@ static void ddl_trace_burst_end(struct Qdisc *sch, u32 idx, u64 done)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 
-	if (q->s.bursts_done == done || !trace_ddl_burst_end_enabled())
+	if (q->s.log.bursts_done == done || !trace_ddl_burst_end_enabled())
 		return;
 	trace_ddl_burst_end(sch, idx + 1, ddl_burst_last(&q->s, idx, 0));
 }
@@ -165,7 +165,7 @@ void ddl_settle(struct Qdisc *sch, u64 now)
 	u32 i;
 
 	for (i = 0; i < q->s.jobs; i++) {
-		done = q->s.bursts_done;
+		done = q->s.log.bursts_done;
 		ddl_burst_settle(&q->s, &q->params, i, now);
 		ddl_trace_burst_end(sch, i, done);
 	}
@@ -313,7 +313,7 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 
 	key = ddl_skb_key(skb, q->params.key);
 	if (key) {
-		u64 done = q->s.bursts_done;
+		u64 done = q->s.log.bursts_done;
 
 		idx = ddl_key_class(&q->s, &q->params, key, now);
 		if (idx != DDL_NONE) {
@@ -527,15 +527,15 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		}
 	}
 
-	if (q->params.mode == TC_DDL_MODE_CLUSTER || q->params.shuffle_us)
-		q->s.clock_off = ddl_clock_off();
+	if (ddl_shared_clock(&q->params))
+		q->s.cl.clock_off = ddl_clock_off();
 	ddl_skb_cb(skb)->enqueued = now;
 	ddl_mem_charge(q, cl, skb);
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
 	if (cl->q.qlen == 1)
-		ddl_activate(&q->s, idx, now);
-	done = q->s.bursts_done;
+		ddl_activate(&q->s, &q->params, idx, now);
+	done = q->s.log.bursts_done;
 	if (ddl_arrived(&q->s, &q->params, idx, len, now)) {
 		/* What other classes held when the burst began. */
 		u64 seen = sch->qstats.backlog + len - cl->qstats.backlog;
@@ -592,7 +592,7 @@ marked:
 static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	u64 turns = q->s.turns, throttles;
+	u64 turns = q->s.log.turns, throttles;
 	enum ddl_reason reason;
 	struct ddl_class *cl;
 	struct sk_buff *skb;
@@ -604,13 +604,13 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 		return NULL;
 
 	now = ktime_get_ns();
-	throttles = q->s.throttles;
+	throttles = q->s.pace.throttles;
 	if (ddl_pace_hold(&q->s, &q->params, now)) {
 		qdisc_qstats_overlimit(sch);
-		if (q->s.throttles != throttles)
-			trace_ddl_throttle(sch, q->s.pace_next - now);
+		if (q->s.pace.throttles != throttles)
+			trace_ddl_throttle(sch, q->s.pace.next - now);
 		/* Late by up to half the burst: the burst credit absorbs it. */
-		qdisc_watchdog_schedule_range_ns(&q->watchdog, q->s.pace_next,
+		qdisc_watchdog_schedule_range_ns(&q->watchdog, q->s.pace.next,
 						 min_t(u64, q->params.burst_ns / 2,
 						       DDL_SLACK_MAX_NS));
 		return NULL;
@@ -1057,7 +1057,7 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 				   "shuffle must be at least one epoch");
 		return -EINVAL;
 	}
-	if (p->ndscp && !p->shuffle_us && p->mode != TC_DDL_MODE_CLUSTER) {
+	if (p->ndscp && !p->shuffle_us && !ddl_mode(p)->cluster) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "dscp writes the rank in the cluster order: it needs mode cluster, or a shuffle");
 		return -EINVAL;
@@ -1130,7 +1130,7 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 
 	sch_tree_lock(sch);
 	now = ktime_get_ns();
-	q->s.clock_off = ddl_clock_off();
+	q->s.cl.clock_off = ddl_clock_off();
 	old = q->params;
 	ddl_commit_params(&q->params, &p);
 	ddl_reconfigure(&q->s, &old, &p, now);
@@ -1178,8 +1178,7 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 		gnet_stats_basic_sync_init(&q->classes[i].bstats);
 
 	q->params = p;
-	q->s.clock_off = ddl_clock_off();
-	ddl_cluster_mode(&q->s, &p, ktime_get_ns());
+	q->s.cl.clock_off = ddl_clock_off();
 	ddl_debugfs_add(sch);
 	return 0;
 }
@@ -1282,50 +1281,50 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->cgroups_bound = q->cg_bound;
 	qs->cls_key = q->cls_key;
 	qs->cls_background = q->cls_background;
-	qs->key_overflow = q->s.key_overflow;
-	qs->key_recycled = q->s.key_recycled;
+	qs->key_overflow = q->s.keymap.overflow;
+	qs->key_recycled = q->s.keymap.recycled;
 	qs->green = q->s.green == DDL_NONE ? 0 : q->s.green + 1;
-	qs->keys_mapped = q->s.keys_mapped;
+	qs->keys_mapped = q->s.keymap.mapped;
 	now = ktime_get_ns();
 	/* Bring the lead window up to date: it moves only on arrivals. */
 	ddl_window(&q->s, &q->params, now);
-	qs->throttled_ns = q->s.throttled_ns;
-	if (q->s.throttled_since)
-		qs->throttled_ns += now - q->s.throttled_since;
-	qs->throttles = q->s.throttles;
-	qs->paced_pkts = q->s.paced_pkts;
-	qs->paced_bytes = q->s.paced_bytes;
+	qs->throttled_ns = q->s.pace.throttled_ns;
+	if (q->s.pace.throttled_since)
+		qs->throttled_ns += now - q->s.pace.throttled_since;
+	qs->throttles = q->s.pace.throttles;
+	qs->paced_pkts = q->s.pace.paced_pkts;
+	qs->paced_bytes = q->s.pace.paced_bytes;
 	qs->aqm_marks = q->aqm_marks;
 	qs->aqm_drops = q->aqm_drops;
-	qs->bursts = q->s.bursts;
-	qs->leads = q->s.leads;
+	qs->bursts = q->s.burst.count;
+	qs->leads = q->s.pred.leads;
 	qs->lead_ns = ddl_lead_ns(&q->s, now);
 	qs->lead_marks = q->lead_marks;
 	qs->lead_drops = q->lead_drops;
-	qs->pred_hits = q->s.pred_hits;
-	qs->pred_misses = q->s.pred_misses;
+	qs->pred_hits = q->s.pred.hits;
+	qs->pred_misses = q->s.pred.misses;
 	qs->lead_job = ddl_lead_job(&q->s) == DDL_NONE ? 0 :
 		       ddl_lead_job(&q->s) + 1;
 	qs->target = q->params.target_bytes;
-	if (q->s.green != DDL_NONE && q->params.mode != TC_DDL_MODE_FAIR)
+	if (q->s.green != DDL_NONE && ddl_mode(&q->params)->turns)
 		qs->turn_ns = ddl_turn_ns(&q->s, &q->params, q->s.green);
 	qs->turns_forced = q->s.turns_forced;
-	qs->vtime = q->s.vtime;
-	qs->tag_exts = q->s.tag_exts;
-	qs->fair_jobs = q->s.gps_jobs;
-	qs->claimed = bitmap_weight(q->s.claimed_bm, q->s.jobs);
-	qs->epoch = q->s.epoch;
-	qs->cl_bursts = q->s.cl_bursts;
-	qs->cl_exts = q->s.cl_exts;
+	qs->vtime = q->s.fair.vtime;
+	qs->tag_exts = q->s.fair.tag_exts;
+	qs->fair_jobs = q->s.fair.gps_jobs;
+	qs->claimed = bitmap_weight(q->s.keymap.claimed_bm, q->s.jobs);
+	qs->epoch = q->s.cl.epoch;
+	qs->cl_bursts = q->s.cl.bursts;
+	qs->cl_exts = q->s.cl.exts;
 	qs->dscp_marks = q->dscp_marks;
 	qs->dscp_fails = q->dscp_fails;
-	qs->cl_first = q->s.cl_on ?
-		       ddl_idx_to_minor(q, ddl_cluster_first(&q->s)) : 0;
-	qs->cl_jobs = q->s.cl_jobs;
+	/* Outside mode cluster the order is empty: no first. */
+	qs->cl_first = ddl_idx_to_minor(q, ddl_cluster_first(&q->s));
+	qs->cl_jobs = q->s.cl.jobs;
 	qs->tai_off_ns = ddl_tai_off();
 	if (q->params.shuffle_us)
 		qs->deal = ddl_deal_of(&q->params, now + ddl_clock_off());
-	qs->edge_bursts = q->s.edge_bursts;
+	qs->edge_bursts = q->s.cl.edge_bursts;
 	sch_tree_unlock(sch);
 
 	return gnet_stats_copy_app(d, &st, sizeof(st));
@@ -1484,7 +1483,7 @@ static int ddl_dump_class(struct Qdisc *sch, unsigned long arg,
 	    (nla_put_u32(skb, TCA_DDL_CLASS_WEIGHT,
 			 READ_ONCE(q->s.cls[idx].weight)) ||
 	     nla_put_u64_64bit(skb, TCA_DDL_CLASS_SIZE,
-			       READ_ONCE(q->s.cls[idx].size),
+			       READ_ONCE(q->s.cls[idx].cl.size),
 			       TCA_DDL_CLASS_PAD) ||
 	     nla_put_u64_64bit(skb, TCA_DDL_CLASS_CGROUP,
 			       READ_ONCE(q->binds[idx].id),
@@ -1521,46 +1520,46 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->yields = c->yields;
 	cs->guard_runs = c->guard_runs;
 	cs->ack_runs = c->ack_runs;
-	cs->keyed = c->keyed;
-	cs->key = c->keyed ? c->key : 0;
-	cs->bursts = c->bursts;
-	cs->period_ns = c->samples ? c->period : 0;
-	cs->burst_bytes = c->burst_size;
-	cs->pred_hits = c->pred_hits;
-	cs->pred_misses = c->pred_misses;
+	cs->keyed = c->keymap.keyed;
+	cs->key = c->keymap.keyed ? c->keymap.key : 0;
+	cs->bursts = c->burst.count;
+	cs->period_ns = ddl_pred_period(&c->pred);
+	cs->burst_bytes = c->pred.burst_size;
+	cs->pred_hits = c->pred.hits;
+	cs->pred_misses = c->pred.misses;
 	cs->burst_backlog = cl->burst_backlog;
 	cs->burst_backlog_max = cl->burst_backlog_max;
 	cs->burst_backlog_sum = cl->burst_backlog_sum;
 	cs->ce_marks = cl->ce_marks;
 	cs->drop_overmemory = cl->drop_overmemory;
 	cs->memory_used = cl->mem;
-	cs->predicted = c->predicted;
+	cs->predicted = c->pred.predicted;
 	if (idx != DDL_BG(&q->s)) {
-		done = q->s.bursts_done;
+		done = q->s.log.bursts_done;
 		ddl_burst_settle(&q->s, &q->params, idx, now);
 		ddl_trace_burst_end(sch, idx, done);
-		l = &q->s.jlog[idx];
+		l = &q->s.log.jlog[idx];
 		cs->bursts_done = l->done;
 		cs->burst_max_us = l->max_us;
 		cs->burst_sum_us = l->sum_us;
 		cs->burst_p50_us = ddl_hist_quantile(l->hist, l->max_us, 500);
 		cs->burst_p99_us = ddl_hist_quantile(l->hist, l->max_us, 990);
 		memcpy(cs->burst_hist, l->hist, sizeof(cs->burst_hist));
-		cs->vstart = c->vstart;
-		cs->vfinish = c->vfinish;
-		cs->seg_bytes = c->seg_bytes;
-		cs->tag_exts = c->tag_exts;
-		cs->size = c->size;
-		cs->cl_key = c->cl_key;
-		cs->cl_allow = c->cl_allow;
-		cs->cl_rot = c->cl_rot;
+		cs->vstart = c->fair.vstart;
+		cs->vfinish = c->fair.vfinish;
+		cs->seg_bytes = c->fair.seg_bytes;
+		cs->tag_exts = c->fair.tag_exts;
+		cs->size = c->cl.size;
+		cs->cl_key = c->cl.key;
+		cs->cl_allow = c->cl.allow;
+		cs->cl_rot = c->cl.rot;
 		if (c->backlogged)
 			cs->rank = ddl_cluster_rank(&q->s, idx,
 						    TC_DDL_DSCP_MAX, now);
 	}
 	cs->dscp_marks = cl->dscp_marks;
 	if (idx != DDL_BG(&q->s) && q->params.ndscp)
-		cs->place = min(q->s.cls[idx].cl_mark, q->params.ndscp - 1);
+		cs->place = min(q->s.cls[idx].cl.mark, q->params.ndscp - 1);
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||

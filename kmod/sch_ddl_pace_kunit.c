@@ -6,7 +6,7 @@
  *
  * The expectations come from the kernel-doc of the core, not from the
  * code.  The tests set the clock themselves; the simulated qdisc of
- * ddl_kunit_psim.h stands in for the glue where the scheduler state is
+ * ddl_kunit_sim.h stands in for the glue where the scheduler state is
  * involved.
  */
 
@@ -16,7 +16,7 @@
 
 #include "ddl_kunit_core.h"
 
-#include "ddl_kunit_psim.h"
+#include "ddl_kunit_sim.h"
 
 /* sch_ddl_pace: ddl_edt_next() */
 
@@ -530,7 +530,7 @@ static void ddl_params_lead_test(struct kunit *test)
  */
 static void ddl_pace_hold_accounting_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_sched *s = &sim->s;
 	const u64 t0 = DDL_P_T0;
 	u32 i;
@@ -538,7 +538,7 @@ static void ddl_pace_hold_accounting_test(struct kunit *test)
 	sim->p.rate = DDL_GBIT(1);	/* 1500 bytes: 12 us */
 	sim->p.burst = 3000;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, t0);
+	ddl_activate(s, &sim->p, 0, t0);
 
 	/* Idle before: the burst and one packet leave at once. */
 	for (i = 0; i < 3; i++) {
@@ -546,39 +546,39 @@ static void ddl_pace_hold_accounting_test(struct kunit *test)
 				       "packet %u", i);
 		ddl_psim_send(sim, 0, 1500, t0);
 	}
-	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 12000);
-	KUNIT_EXPECT_EQ(test, s->throttles, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 12000);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 0ULL);
 
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0));
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 5000));
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 11999));
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + 12000));
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 	ddl_psim_send(sim, 0, 1500, t0 + 12000);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 12000ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, 1500ULL);
-	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 24000);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 12000ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, 1500ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 24000);
 
 	/* A second hold period, asked first at 20 us, ends with a late send. */
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 20000));
-	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
 	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + 30000));
 	ddl_psim_send(sim, 0, 9000, t0 + 30000);
-	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 22000ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 2ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, 10500ULL);
-	KUNIT_EXPECT_EQ(test, s->pace_next, t0 + 24000 + 72000);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 22000ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, 10500ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 24000 + 72000);
 
 	/* A packet sent without a hold is not a paced one. */
 	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + DDL_P_SEC));
 	ddl_psim_send(sim, 0, 1500, t0 + DDL_P_SEC);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 2ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 22000ULL);
-	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 2ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 22000ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
 }
 
 struct ddl_greedy_case {
@@ -610,7 +610,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_greedy, ddl_greedy_cases, name);
 static void ddl_pace_greedy_test(struct kunit *test)
 {
 	const struct ddl_greedy_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	u64 now = DDL_P_T0 * 100, held = 0, q, r;
 	u32 sent = 0, waits = 0;
@@ -620,10 +620,10 @@ static void ddl_pace_greedy_test(struct kunit *test)
 	sim->p.burst = c->burst;
 	ddl_params_derive(&sim->p);
 	KUNIT_ASSERT_LT(test, c->late_ns, sim->p.burst_ns);
-	ddl_activate(s, 1, now);
+	ddl_activate(s, &sim->p, 1, now);
 
 	while (sent < c->n) {
-		u64 next = s->pace_next;
+		u64 next = s->pace.next;
 
 		if (ddl_pace_hold(s, &sim->p, now)) {
 			KUNIT_ASSERT_GT(test, next, now);
@@ -638,42 +638,42 @@ static void ddl_pace_greedy_test(struct kunit *test)
 		}
 		ddl_psim_send(sim, 1, c->len, now);
 		sent++;
-		KUNIT_EXPECT_EQ(test, s->paced_pkts, (u64)waits);
+		KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, (u64)waits);
 		after_hold = false;
 	}
 	KUNIT_EXPECT_FALSE(test, after_hold);
-	KUNIT_EXPECT_EQ(test, s->throttles, (u64)waits);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, held);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, (u64)waits);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, (u64)waits * c->len);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, (u64)waits);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, held);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, (u64)waits);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, (u64)waits * c->len);
 	KUNIT_EXPECT_GT(test, waits, 0U);
 
 	/* From the idle start, now - burst_ns, at the rate, to the ns. */
 	q = div64_u64_rem((u64)c->n * c->len * DDL_P_SEC, c->rate, &r);
-	KUNIT_EXPECT_GE(test, s->pace_next,
+	KUNIT_EXPECT_GE(test, s->pace.next,
 			DDL_P_T0 * 100 - sim->p.burst_ns + q);
-	KUNIT_EXPECT_LE(test, s->pace_next,
+	KUNIT_EXPECT_LE(test, s->pace.next,
 			DDL_P_T0 * 100 - sim->p.burst_ns + q + (r ? 1 : 0));
 }
 
 /* Without a rate nothing is ever held and nothing is accounted. */
 static void ddl_pace_no_rate_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	u32 i;
 
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, DDL_P_T0);
+	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	for (i = 0; i < 1000; i++) {
 		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0));
 		ddl_psim_send(sim, 0, 65536, DDL_P_T0);
 	}
 	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, 0));
-	KUNIT_EXPECT_EQ(test, s->throttles, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, 0ULL);
 }
 
 struct ddl_newrate_case {
@@ -700,7 +700,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_newrate, ddl_newrate_cases, name);
 static void ddl_pace_new_rate_test(struct kunit *test)
 {
 	const struct ddl_newrate_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	u64 t = DDL_P_T0, gap, prev, bytes = 0, burst;
 	struct ddl_params old;
@@ -708,7 +708,7 @@ static void ddl_pace_new_rate_test(struct kunit *test)
 	sim->p.rate = c->old_rate;
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, t);
+	ddl_activate(s, &sim->p, 0, t);
 	ddl_psim_send(sim, 0, 65536, t);
 	ddl_psim_send(sim, 0, 65536, t);
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, t + 10));
@@ -727,25 +727,25 @@ static void ddl_pace_new_rate_test(struct kunit *test)
 		KUNIT_ASSERT_LE(test, bytes, burst + c->len);
 	}
 	KUNIT_EXPECT_EQ(test, bytes, (u64)c->len);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 10ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 10ULL);
 
 	/* Then one packet per len / rate. */
 	gap = div64_u64((u64)c->len * DDL_P_SEC, c->new_rate);
-	t = s->pace_next;
+	t = s->pace.next;
 	ddl_psim_send(sim, 0, c->len, t);
-	prev = s->pace_next;
+	prev = s->pace.next;
 	KUNIT_EXPECT_GE(test, prev - t, gap);
 	KUNIT_EXPECT_LE(test, prev - t, gap + 1);
 	ddl_psim_send(sim, 0, c->len, prev);
-	KUNIT_EXPECT_GE(test, s->pace_next - prev, gap);
-	KUNIT_EXPECT_LE(test, s->pace_next - prev, gap + 1);
+	KUNIT_EXPECT_GE(test, s->pace.next - prev, gap);
+	KUNIT_EXPECT_LE(test, s->pace.next - prev, gap + 1);
 }
 
 /* Reconfiguring something else leaves a held queue held. */
 static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	struct ddl_params old;
 	u64 next;
@@ -753,9 +753,9 @@ static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 	sim->p.rate = DDL_KBIT(1);
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, DDL_P_T0);
+	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
-	next = s->pace_next;
+	next = s->pace.next;
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 1));
 
 	old = sim->p;
@@ -764,14 +764,14 @@ static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 	ddl_reconfigure(s, &old, &sim->p, DDL_P_T0 + 2);
 	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 3));
-	KUNIT_EXPECT_EQ(test, s->pace_next, next);
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.next, next);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 }
 
 /* Shaping turned off: nothing is held from then on; the hold ends there. */
 static void ddl_pace_rate_off_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	struct ddl_params old;
 	u32 i;
@@ -779,7 +779,7 @@ static void ddl_pace_rate_off_test(struct kunit *test)
 	sim->p.rate = DDL_KBIT(1);
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, DDL_P_T0);
+	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 100));
 
@@ -788,14 +788,14 @@ static void ddl_pace_rate_off_test(struct kunit *test)
 	sim->p.burst = 0;
 	ddl_params_derive(&sim->p);
 	ddl_reconfigure(s, &old, &sim->p, DDL_P_T0 + 700);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 600ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 600ULL);
 	for (i = 0; i < 10; i++) {
 		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p,
 						       DDL_P_T0 + 800));
 		ddl_psim_send(sim, 0, 65536, DDL_P_T0 + 800);
 	}
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 600ULL);
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 600ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 }
 
 /*
@@ -805,35 +805,35 @@ static void ddl_pace_rate_off_test(struct kunit *test)
  */
 static void ddl_pace_release_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 2);
+	struct ddl_sim *sim = ddl_psim_new(test, 2);
 	struct ddl_sched *s = &sim->s;
 	u64 next;
 
 	sim->p.rate = DDL_KBIT(1);
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
-	ddl_activate(s, 0, DDL_P_T0);
+	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	ddl_pace_release(s, DDL_P_T0);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 0ULL);
 
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
-	next = s->pace_next;
+	next = s->pace.next;
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 100));
 	ddl_pace_release(s, DDL_P_T0 + 400);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
 	ddl_pace_release(s, DDL_P_T0 + 900);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
 
 	ddl_psim_send(sim, 0, 1500, next);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->paced_bytes, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->throttled_ns, 300ULL);
-	KUNIT_EXPECT_EQ(test, s->throttles, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 
 	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, next + 1000));
-	KUNIT_EXPECT_EQ(test, s->throttles, 2ULL);
-	ddl_psim_send(sim, 0, 1500, s->pace_next);
-	KUNIT_EXPECT_EQ(test, s->paced_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
+	ddl_psim_send(sim, 0, 1500, s->pace.next);
+	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 1ULL);
 }
 
 static struct kunit_case ddl_pace_test_cases[] = {
@@ -857,8 +857,8 @@ static struct kunit_case ddl_pace_test_cases[] = {
 
 static struct kunit_suite ddl_pace_test_suite = {
 	.name = "sch_ddl_pace",
-	.init = ddl_psim_init,
-	.exit = ddl_psim_exit,
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
 	.test_cases = ddl_pace_test_cases,
 };
 
@@ -869,7 +869,7 @@ static void ddl_aqm_no_target_test(struct kunit *test)
 {
 	static const u64 others[] = { 0, 1, 1000000, U32_MAX };
 	static const u32 lens[] = { 1, DDL_P_PKT, 65536 };
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	u32 i, j;
 	u64 t;
 
@@ -914,7 +914,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_below, ddl_below_cases, name);
 static void ddl_aqm_at_or_below_test(struct kunit *test)
 {
 	const struct ddl_below_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	u64 t, other;
 
 	sim->p.rate = c->rate;
@@ -977,7 +977,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_above, ddl_above_cases, name);
 static void ddl_aqm_interval_test(struct kunit *test)
 {
 	const struct ddl_above_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 interval = c->interval_us * DDL_P_US, t0 = DDL_P_T0;
 	u64 t = t0, last = 0, signals = 0, other;
 	enum ddl_signal sig, want;
@@ -1016,7 +1016,7 @@ static void ddl_aqm_interval_test(struct kunit *test)
  */
 static void ddl_aqm_green_change_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	u64 t0 = DDL_P_T0, interval, other;
 
 	sim->p.mode = TC_DDL_MODE_FAIR;
@@ -1067,7 +1067,7 @@ static void ddl_aqm_expect_quiet(struct kunit *test, struct ddl_sched *s,
 static void ddl_aqm_reset_test(struct kunit *test)
 {
 	const struct ddl_reset_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT, below = above - c->drop;
 	const u64 interval = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
@@ -1105,7 +1105,7 @@ static void ddl_aqm_reset_test(struct kunit *test)
  */
 static void ddl_aqm_drained_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT;
 	const u64 interval = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
@@ -1139,7 +1139,7 @@ static void ddl_aqm_drained_test(struct kunit *test)
  */
 static void ddl_aqm_lead_window_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	const u64 interval = DDL_INTERVAL_DEFAULT * DDL_P_US;
 	const u64 above = DDL_P_TARGET + 1 - DDL_P_PKT;
@@ -1190,7 +1190,7 @@ static void ddl_aqm_lead_window_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, tt),
 				DDL_SIG_LEAD);
 	}
-	KUNIT_EXPECT_EQ(test, s->pred_hits, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, 1ULL);
 	for (tt = t + lead; tt < t + 5 * period; tt += 100 * DDL_P_US) {
 		ddl_window(s, p, tt);
 		sig = ddl_aqm(s, p, above, DDL_P_PKT, tt);
@@ -1200,7 +1200,7 @@ static void ddl_aqm_lead_window_test(struct kunit *test)
 			last = tt;
 		}
 	}
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
 	KUNIT_EXPECT_NE(test, last, 0ULL);
 }
 
@@ -1217,8 +1217,8 @@ static struct kunit_case ddl_aqm_test_cases[] = {
 
 static struct kunit_suite ddl_aqm_test_suite = {
 	.name = "sch_ddl_aqm",
-	.init = ddl_psim_init,
-	.exit = ddl_psim_exit,
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
 	.test_cases = ddl_aqm_test_cases,
 };
 

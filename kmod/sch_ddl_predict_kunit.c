@@ -5,7 +5,7 @@
  * windows, hits and bounded misses, changes of pattern and pauses.
  *
  * The suite compiles the core units into its own module and drives them
- * through the simulated qdisc of ddl_kunit_psim.h.
+ * through the simulated qdisc of ddl_kunit_sim.h.
  */
 
 #include <kunit/test.h>
@@ -15,7 +15,7 @@
 
 #include "ddl_kunit_core.h"
 
-#include "ddl_kunit_psim.h"
+#include "ddl_kunit_sim.h"
 
 /* sch_ddl_predict: ddl_ewma() */
 
@@ -137,7 +137,7 @@ static const int ddl_jitter_pattern[] = { 0, 1, -1, 1, 0, -1, 1, -1 };
 static void ddl_predict_learn_test(struct kunit *test)
 {
 	const struct ddl_learn_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[2];
 	u64 t = DDL_P_T0, bytes;
 	u32 i;
@@ -149,23 +149,23 @@ static void ddl_predict_learn_test(struct kunit *test)
 		bytes = c->bytes + j * (s64)c->bytes_jitter;
 		KUNIT_EXPECT_TRUE_MSG(test, ddl_psim_burst(sim, 2, t, bytes),
 				      "burst %u", i);
-		KUNIT_EXPECT_EQ(test, cls->bursts, (u64)i + 1);
-		KUNIT_EXPECT_EQ_MSG(test, cls->predicted, i >= 3, "burst %u", i);
+		KUNIT_EXPECT_EQ(test, cls->burst.count, (u64)i + 1);
+		KUNIT_EXPECT_EQ_MSG(test, cls->pred.predicted, i >= 3, "burst %u", i);
 		if (!c->jitter && i >= 1)
-			KUNIT_EXPECT_EQ_MSG(test, cls->period, c->period,
+			KUNIT_EXPECT_EQ_MSG(test, cls->pred.period, c->period,
 					    "burst %u", i);
 		if (!c->bytes_jitter && i >= 1)
-			KUNIT_EXPECT_EQ_MSG(test, cls->burst_size, c->bytes,
+			KUNIT_EXPECT_EQ_MSG(test, cls->pred.burst_size, c->bytes,
 					    "burst %u", i);
 		j = ddl_jitter_pattern[(i + 3) % ARRAY_SIZE(ddl_jitter_pattern)];
 		t += c->period + j * (s64)c->jitter;
 	}
-	KUNIT_EXPECT_TRUE(test, cls->predicted);
-	KUNIT_EXPECT_LE(test, cls->period, c->period + c->jitter);
-	KUNIT_EXPECT_GE(test, cls->period, c->period - c->jitter);
-	KUNIT_EXPECT_LE(test, cls->burst_size, c->bytes + c->bytes_jitter);
-	KUNIT_EXPECT_GE(test, cls->burst_size, c->bytes - c->bytes_jitter);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts, 30ULL);
+	KUNIT_EXPECT_TRUE(test, cls->pred.predicted);
+	KUNIT_EXPECT_LE(test, cls->pred.period, c->period + c->jitter);
+	KUNIT_EXPECT_GE(test, cls->pred.period, c->period - c->jitter);
+	KUNIT_EXPECT_LE(test, cls->pred.burst_size, c->bytes + c->bytes_jitter);
+	KUNIT_EXPECT_GE(test, cls->pred.burst_size, c->bytes - c->bytes_jitter);
+	KUNIT_EXPECT_EQ(test, sim->s.burst.count, 30ULL);
 }
 
 struct ddl_gap_case {
@@ -200,20 +200,20 @@ KUNIT_ARRAY_PARAM_DESC(ddl_gap, ddl_gap_cases, name);
 static void ddl_predict_gap_test(struct kunit *test)
 {
 	const struct ddl_gap_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[1];
 
 	sim->p.yield_us = c->yield_us;
 	ddl_params_derive(&sim->p);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, DDL_P_T0, 3000));
-	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
-	KUNIT_EXPECT_EQ(test, cls->cur_bytes, 3000ULL);
+	KUNIT_EXPECT_EQ(test, cls->burst.count, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->burst.bytes, 3000ULL);
 	/* The gap runs from the dequeue of the last data packet. */
-	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, cls->empty_since + c->gap,
+	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, cls->burst.empty_since + c->gap,
 					     1500), c->burst);
-	KUNIT_EXPECT_EQ(test, cls->bursts, c->burst ? 2ULL : 1ULL);
-	KUNIT_EXPECT_EQ(test, sim->s.bursts, c->burst ? 2ULL : 1ULL);
-	KUNIT_EXPECT_EQ(test, cls->cur_bytes, c->burst ? 1500ULL : 4500ULL);
+	KUNIT_EXPECT_EQ(test, cls->burst.count, c->burst ? 2ULL : 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.burst.count, c->burst ? 2ULL : 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->burst.bytes, c->burst ? 1500ULL : 4500ULL);
 }
 
 /*
@@ -225,26 +225,26 @@ static void ddl_predict_gap_test(struct kunit *test)
  */
 static void ddl_predict_acks_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[2];
 	u64 t;
 	u32 i;
 
 	ddl_params_derive(&sim->p);	/* yield 1 ms */
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, DDL_P_T0, 30000));
-	t = cls->empty_since;
+	t = cls->burst.empty_since;
 	for (i = 1; i <= 5; i++)
 		KUNIT_EXPECT_FALSE_MSG(test,
 				       ddl_psim_burst(sim, 2, t + i * DDL_P_MS,
 						      66), "ack %u", i);
-	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
-	KUNIT_EXPECT_EQ(test, cls->cur_bytes, 30000ULL + 5 * 66);
-	KUNIT_EXPECT_EQ(test, cls->empty_since, t);
+	KUNIT_EXPECT_EQ(test, cls->burst.count, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->burst.bytes, 30000ULL + 5 * 66);
+	KUNIT_EXPECT_EQ(test, cls->burst.empty_since, t);
 	/* 12 ms after the last data, 7 ms after the last ACK: learned. */
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t + 12 * DDL_P_MS,
 					       1500));
-	KUNIT_EXPECT_EQ(test, cls->bursts, 2ULL);
-	KUNIT_EXPECT_EQ(test, cls->burst_size, 30000ULL + 5 * 66);
+	KUNIT_EXPECT_EQ(test, cls->burst.count, 2ULL);
+	KUNIT_EXPECT_EQ(test, cls->pred.burst_size, 30000ULL + 5 * 66);
 }
 
 /*
@@ -254,7 +254,7 @@ static void ddl_predict_acks_test(struct kunit *test)
  */
 static void ddl_predict_sub_bursts_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[0];
 	u64 t = DDL_P_T0;
 	u32 i;
@@ -265,11 +265,11 @@ static void ddl_predict_sub_bursts_test(struct kunit *test)
 				    "send %u", i);
 		t = sim->now + 900 * DDL_P_US;
 	}
-	KUNIT_EXPECT_EQ(test, cls->bursts, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->burst.count, 1ULL);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, DDL_P_T0 + DDL_P_SEC,
 					       1500));
-	KUNIT_EXPECT_EQ(test, cls->burst_size, 50ULL * 1500);
-	KUNIT_EXPECT_EQ(test, cls->period, DDL_P_SEC);
+	KUNIT_EXPECT_EQ(test, cls->pred.burst_size, 50ULL * 1500);
+	KUNIT_EXPECT_EQ(test, cls->pred.period, DDL_P_SEC);
 }
 
 /*
@@ -278,7 +278,7 @@ static void ddl_predict_sub_bursts_test(struct kunit *test)
  */
 static void ddl_predict_first_and_background_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 8);
+	struct ddl_sim *sim = ddl_psim_new(test, 8);
 	const u32 bg = DDL_BG(&sim->s);
 	u64 t = DDL_P_T0;
 	u32 i;
@@ -290,18 +290,18 @@ static void ddl_predict_first_and_background_test(struct kunit *test)
 				       "background send %u", i);
 		KUNIT_EXPECT_EQ(test, ddl_lead_job(&sim->s), DDL_NONE);
 	}
-	KUNIT_EXPECT_EQ(test, sim->s.bursts, 0ULL);
-	KUNIT_EXPECT_EQ(test, sim->s.cls[bg].bursts, 0ULL);
-	KUNIT_EXPECT_FALSE(test, sim->s.cls[bg].predicted);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&sim->s.periodic.rb_root));
+	KUNIT_EXPECT_EQ(test, sim->s.burst.count, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[bg].burst.count, 0ULL);
+	KUNIT_EXPECT_FALSE(test, sim->s.cls[bg].pred.predicted);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&sim->s.pred.periodic.rb_root));
 
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 7, t, 1500));
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 3, sim->now, 1500));
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, sim->now, 1500));
-	KUNIT_EXPECT_EQ(test, sim->s.bursts, 3ULL);
-	KUNIT_EXPECT_EQ(test, sim->s.cls[7].bursts, 1ULL);
-	KUNIT_EXPECT_EQ(test, sim->s.cls[3].bursts, 1ULL);
-	KUNIT_EXPECT_FALSE(test, sim->s.cls[3].predicted);
+	KUNIT_EXPECT_EQ(test, sim->s.burst.count, 3ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[7].burst.count, 1ULL);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[3].burst.count, 1ULL);
+	KUNIT_EXPECT_FALSE(test, sim->s.cls[3].pred.predicted);
 }
 
 /* sch_ddl_predict: lead windows */
@@ -338,7 +338,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_window, ddl_window_cases, name);
 static void ddl_predict_window_test(struct kunit *test)
 {
 	const struct ddl_window_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 lead = c->lead_us * DDL_P_US;
 	struct ddl_sched *s = &sim->s;
 	u64 t, open, tt;
@@ -348,8 +348,8 @@ static void ddl_predict_window_test(struct kunit *test)
 	sim->p.target = c->target;
 	ddl_params_derive(&sim->p);
 	t = ddl_psim_periodic(sim, 3, DDL_P_T0, c->period, 4, 30000);
-	KUNIT_ASSERT_TRUE(test, s->cls[3].predicted);
-	KUNIT_ASSERT_EQ(test, s->cls[3].period, c->period);
+	KUNIT_ASSERT_TRUE(test, s->cls[3].pred.predicted);
+	KUNIT_ASSERT_EQ(test, s->cls[3].pred.period, c->period);
 
 	for (i = 0; i < 8; i++) {
 		open = t + c->period - lead;
@@ -376,11 +376,11 @@ static void ddl_predict_window_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, ddl_lead_job(s), DDL_NONE,
 				    "period %u, after the burst", i);
 	}
-	KUNIT_EXPECT_EQ(test, s->pred_hits, c->armed ? 8ULL : 0ULL);
-	KUNIT_EXPECT_EQ(test, s->cls[3].pred_hits, c->armed ? 8ULL : 0ULL);
-	KUNIT_EXPECT_EQ(test, s->leads, c->armed ? 8ULL : 0ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->cls[3].pred_misses, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, c->armed ? 8ULL : 0ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[3].pred.hits, c->armed ? 8ULL : 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.leads, c->armed ? 8ULL : 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[3].pred.misses, 0ULL);
 	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, sim->now), c->armed ? 8 * lead : 0);
 }
 
@@ -391,7 +391,7 @@ static void ddl_predict_window_test(struct kunit *test)
  */
 static void ddl_predict_miss_bounded_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	u64 t, pred, tt;
@@ -410,23 +410,23 @@ static void ddl_predict_miss_bounded_test(struct kunit *test)
 		KUNIT_ASSERT_LE(test, ddl_lead_ns(s, tt), 2 * lead);
 	}
 	sim->now = tt;
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->cls[1].pred_misses, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->leads, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[1].pred.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.leads, 1ULL);
 	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, sim->now), 2 * lead);
 	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
 
 	/* It comes back: a burst, but neither a hit nor another miss. */
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, sim->now, 30000));
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
 }
 
 /* Exactly at the edges: open at pred - lead, closed at pred + lead. */
 static void ddl_predict_miss_edges_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	u64 t, pred;
@@ -442,10 +442,10 @@ static void ddl_predict_miss_edges_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, pred), lead);
 	ddl_window(s, &sim->p, pred + lead - 1);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 2U);
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
 	ddl_window(s, &sim->p, pred + lead);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
 	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, pred + lead), 2 * lead);
 }
 
@@ -455,7 +455,7 @@ static void ddl_predict_miss_edges_test(struct kunit *test)
  */
 static void ddl_predict_miss_unobserved_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	u64 t;
@@ -464,7 +464,7 @@ static void ddl_predict_miss_unobserved_test(struct kunit *test)
 	t = ddl_psim_periodic(sim, 0, DDL_P_T0, period, 4, 30000);
 	ddl_window(s, &sim->p, t + 5 * period);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
 	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
 }
 
@@ -472,12 +472,12 @@ static void ddl_predict_miss_unobserved_test(struct kunit *test)
  * The next window of job @idx, whose last burst began at @t, opens exactly
  * at @t + its period - @lead, not before.
  */
-static void ddl_expect_next_window(struct ddl_psim *sim, u32 idx, u64 t,
+static void ddl_expect_next_window(struct ddl_sim *sim, u32 idx, u64 t,
 				   u64 lead)
 {
 	struct kunit *test = sim->test;
 	struct ddl_sched *s = &sim->s;
-	u64 open = t + s->cls[idx].period - lead;
+	u64 open = t + s->cls[idx].pred.period - lead;
 
 	ddl_psim_tick(sim, open - 1, DDL_P_MS);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
@@ -491,7 +491,7 @@ static void ddl_expect_next_window(struct ddl_psim *sim, u32 idx, u64 t,
  */
 static void ddl_predict_early_burst_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[1];
@@ -503,12 +503,12 @@ static void ddl_predict_early_burst_test(struct kunit *test)
 	ddl_psim_tick(sim, t - 1, 100 * DDL_P_US);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t, 30000));
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
-	KUNIT_EXPECT_EQ(test, cls->pred_misses, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->leads, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->pred.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.leads, 0ULL);
 	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, U64_MAX), 0ULL);
-	KUNIT_ASSERT_TRUE(test, cls->predicted);
+	KUNIT_ASSERT_TRUE(test, cls->pred.predicted);
 
 	ddl_expect_next_window(sim, 1, t, lead);
 }
@@ -520,7 +520,7 @@ static void ddl_predict_early_burst_test(struct kunit *test)
  */
 static void ddl_predict_late_burst_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[1];
@@ -530,10 +530,10 @@ static void ddl_predict_late_burst_test(struct kunit *test)
 	t = ddl_psim_periodic(sim, 1, DDL_P_T0, period, 4, 30000);
 	t += period + lead + 5 * DDL_P_MS;
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t, 30000));
-	KUNIT_ASSERT_TRUE(test, cls->predicted);
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 1ULL);
-	KUNIT_EXPECT_EQ(test, cls->pred_misses, 1ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
+	KUNIT_ASSERT_TRUE(test, cls->pred.predicted);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->pred.misses, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
 	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
 
 	ddl_expect_next_window(sim, 1, t, lead);
@@ -547,7 +547,7 @@ static void ddl_predict_late_burst_test(struct kunit *test)
  */
 static void ddl_predict_period_change_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 lead = 10 * DDL_P_MS, p2 = 200 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[3];
@@ -556,15 +556,15 @@ static void ddl_predict_period_change_test(struct kunit *test)
 
 	ddl_psim_predict(sim, 10000);
 	t = ddl_psim_periodic(sim, 3, DDL_P_T0, 100 * DDL_P_MS, 8, 30000);
-	KUNIT_ASSERT_EQ(test, s->pred_hits, 4ULL);
-	KUNIT_ASSERT_EQ(test, s->pred_misses, 0ULL);
+	KUNIT_ASSERT_EQ(test, s->pred.hits, 4ULL);
+	KUNIT_ASSERT_EQ(test, s->pred.misses, 0ULL);
 
 	for (i = 1; i <= 30; i++) {
 		t += p2;
 		ddl_psim_tick(sim, t, DDL_P_MS);
-		before = cls->pred_hits;
+		before = cls->pred.hits;
 		KUNIT_ASSERT_TRUE(test, ddl_psim_burst(sim, 3, t, 30000));
-		if (cls->pred_hits == before) {
+		if (cls->pred.hits == before) {
 			misses++;
 			KUNIT_EXPECT_EQ_MSG(test, first_hit, 0U,
 					    "burst %u missed after a hit", i);
@@ -575,14 +575,14 @@ static void ddl_predict_period_change_test(struct kunit *test)
 	/* Measured: 9 bursts without a hit (gain 1/4, steady at 1/8). */
 	KUNIT_EXPECT_GT(test, first_hit, 0U);
 	KUNIT_EXPECT_LE(test, misses, 12U);
-	KUNIT_EXPECT_LE(test, cls->pred_misses, 3ULL);
-	KUNIT_EXPECT_TRUE(test, cls->predicted);
-	KUNIT_EXPECT_LE(test, cls->period, p2 + p2 / 100);
-	KUNIT_EXPECT_GE(test, cls->period, p2 - p2 / 100);
+	KUNIT_EXPECT_LE(test, cls->pred.misses, 3ULL);
+	KUNIT_EXPECT_TRUE(test, cls->pred.predicted);
+	KUNIT_EXPECT_LE(test, cls->pred.period, p2 + p2 / 100);
+	KUNIT_EXPECT_GE(test, cls->pred.period, p2 - p2 / 100);
 	/* Lead time: 2 * lead at most per window, hit or miss. */
-	hits = cls->pred_hits;
+	hits = cls->pred.hits;
 	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, sim->now),
-			(hits + cls->pred_misses) * 2 * lead);
+			(hits + cls->pred.misses) * 2 * lead);
 }
 
 struct ddl_change_case {
@@ -612,31 +612,31 @@ KUNIT_ARRAY_PARAM_DESC(ddl_change, ddl_change_cases, name);
 static void ddl_predict_restart_test(struct kunit *test)
 {
 	const struct ddl_change_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[2];
 	u64 t;
 	u32 i;
 
 	ddl_params_derive(&sim->p);
 	t = ddl_psim_periodic(sim, 2, DDL_P_T0, c->p1, 6, 30000);
-	KUNIT_ASSERT_TRUE(test, cls->predicted);
-	KUNIT_ASSERT_EQ(test, cls->period, c->p1);
+	KUNIT_ASSERT_TRUE(test, cls->pred.predicted);
+	KUNIT_ASSERT_EQ(test, cls->pred.period, c->p1);
 
 	t += c->p2;
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t, 30000));
 	if (!c->restart) {
-		KUNIT_EXPECT_EQ(test, cls->period, c->p2 > c->p1 ?
+		KUNIT_EXPECT_EQ(test, cls->pred.period, c->p2 > c->p1 ?
 				c->p1 + (c->p2 - c->p1) / 4 :
 				c->p1 - (c->p1 - c->p2) / 4);
 		return;
 	}
-	KUNIT_EXPECT_EQ(test, cls->period, c->p2);
-	KUNIT_EXPECT_FALSE(test, cls->predicted);
+	KUNIT_EXPECT_EQ(test, cls->pred.period, c->p2);
+	KUNIT_EXPECT_FALSE(test, cls->pred.predicted);
 	for (i = 2; i <= 3; i++) {
 		t += c->p2;
 		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t, 30000));
-		KUNIT_EXPECT_EQ(test, cls->period, c->p2);
-		KUNIT_EXPECT_EQ_MSG(test, cls->predicted, i == 3,
+		KUNIT_EXPECT_EQ(test, cls->pred.period, c->p2);
+		KUNIT_EXPECT_EQ_MSG(test, cls->pred.predicted, i == 3,
 				    "interval %u", i);
 	}
 }
@@ -666,7 +666,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_pause, ddl_pause_cases, name);
 static void ddl_predict_pause_test(struct kunit *test)
 {
 	const struct ddl_pause_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead = 10 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_cls *cls = &s->cls[1];
@@ -674,21 +674,21 @@ static void ddl_predict_pause_test(struct kunit *test)
 
 	ddl_psim_predict(sim, 10000);
 	t = ddl_psim_periodic(sim, 1, DDL_P_T0, period, c->bursts, 30000);
-	KUNIT_ASSERT_EQ(test, cls->predicted, c->bursts >= 4);
+	KUNIT_ASSERT_EQ(test, cls->pred.predicted, c->bursts >= 4);
 	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, t + c->offset, 1500),
 			c->burst);
-	KUNIT_EXPECT_EQ(test, cls->bursts, (u64)c->bursts + c->burst);
+	KUNIT_EXPECT_EQ(test, cls->burst.count, (u64)c->bursts + c->burst);
 	if (c->burst)
 		return;
-	KUNIT_EXPECT_EQ(test, cls->cur_bytes, 31500ULL);
-	KUNIT_EXPECT_TRUE(test, cls->predicted);
-	KUNIT_EXPECT_EQ(test, cls->period, period);
+	KUNIT_EXPECT_EQ(test, cls->burst.bytes, 31500ULL);
+	KUNIT_EXPECT_TRUE(test, cls->pred.predicted);
+	KUNIT_EXPECT_EQ(test, cls->pred.period, period);
 	ddl_psim_tick(sim, t + period - lead, DDL_P_MS);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 1U);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t + period, 30000));
-	KUNIT_EXPECT_EQ(test, cls->pred_hits, 1ULL);
+	KUNIT_EXPECT_EQ(test, cls->pred.hits, 1ULL);
 	/* The largest of 30000, 30000 and 31500. */
-	KUNIT_EXPECT_EQ(test, cls->burst_size, 31500ULL);
+	KUNIT_EXPECT_EQ(test, cls->pred.burst_size, 31500ULL);
 }
 
 struct ddl_tail_case {
@@ -722,7 +722,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_tail, ddl_tail_cases, name);
 static void ddl_predict_tail_test(struct kunit *test)
 {
 	const struct ddl_tail_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS;
 	struct ddl_cls *cls = &sim->s.cls[1];
 	u64 t = DDL_P_T0;
@@ -734,14 +734,14 @@ static void ddl_predict_tail_test(struct kunit *test)
 	}
 	ddl_psim_tick(sim, t, DDL_P_MS);
 	KUNIT_ASSERT_TRUE(test, ddl_psim_burst(sim, 1, t, c->sent));
-	KUNIT_ASSERT_EQ(test, cls->burst_size, c->sizes[2]);
+	KUNIT_ASSERT_EQ(test, cls->pred.burst_size, c->sizes[2]);
 	/*
 	 * 40 ms on: past a quarter period (not early), within half the
 	 * job's compute (a pause, if the bytes say so).
 	 */
 	t += 40 * DDL_P_MS;
 	KUNIT_EXPECT_EQ(test, ddl_psim_burst(sim, 1, t, 1500), c->burst);
-	KUNIT_EXPECT_EQ(test, cls->bursts, 5ULL - !c->burst);
+	KUNIT_EXPECT_EQ(test, cls->burst.count, 5ULL - !c->burst);
 }
 
 /* sch_ddl_predict: ddl_size_learned() */
@@ -815,7 +815,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_stall, ddl_stall_cases, name);
 #define DDL_STALL_ITERS	20U
 
 /* Job 3 sends @pkts packets at @t; returns whether a burst started. */
-static bool ddl_stall_send(struct ddl_psim *sim, u64 t, u32 pkts)
+static bool ddl_stall_send(struct ddl_sim *sim, u64 t, u32 pkts)
 {
 	return ddl_psim_burst(sim, 3, t, (u64)pkts * DDL_P_PKT);
 }
@@ -831,7 +831,7 @@ static bool ddl_stall_send(struct ddl_psim *sim, u64 t, u32 pkts)
 static void ddl_predict_stall_test(struct kunit *test)
 {
 	const struct ddl_stall_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 400 * DDL_P_MS, size = DDL_STALL_PKTS * DDL_P_PKT;
 	const u64 span = c->stall_max - c->stall_min;
 	struct ddl_cls *cls = &sim->s.cls[3];
@@ -866,7 +866,7 @@ static void ddl_predict_stall_test(struct kunit *test)
 			/* Its start learned from the iterations before. */
 			if (k == 0 && i >= c->from)
 				KUNIT_EXPECT_LE_MSG(test,
-						    abs_diff(cls->burst_size,
+						    abs_diff(cls->pred.burst_size,
 							     size),
 						    size / 10, "iteration %u", i);
 			if (k == 0)
@@ -888,13 +888,13 @@ static void ddl_predict_stall_test(struct kunit *test)
 				t = sim->now + 200 * DDL_P_MS;
 		}
 	}
-	KUNIT_EXPECT_LE(test, abs_diff(cls->burst_size, size), size / 10);
+	KUNIT_EXPECT_LE(test, abs_diff(cls->pred.burst_size, size), size / 10);
 	/* The last iteration of ring_phases_cut_every_4th was cut. */
 	if (!c->steps)
-		KUNIT_EXPECT_LE(test, abs_diff(cls->period, period),
+		KUNIT_EXPECT_LE(test, abs_diff(cls->pred.period, period),
 				period / 10);
 	if (!c->late_every)
-		KUNIT_EXPECT_TRUE(test, cls->predicted);
+		KUNIT_EXPECT_TRUE(test, cls->pred.predicted);
 }
 
 static const u32 ddl_aperiodic_ms[] = { 30, 170, 60, 250, 20, 140, 90, 310,
@@ -904,7 +904,7 @@ static const u32 ddl_aperiodic_ms[] = { 30, 170, 60, 250, 20, 140, 90, 310,
 /* Bursts at irregular intervals are never predicted, so never a window. */
 static void ddl_predict_aperiodic_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_sched *s = &sim->s;
 	u64 t = DDL_P_T0;
 	u32 i;
@@ -912,7 +912,7 @@ static void ddl_predict_aperiodic_test(struct kunit *test)
 	ddl_psim_predict(sim, 5000);
 	for (i = 0; i < ARRAY_SIZE(ddl_aperiodic_ms); i++) {
 		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
-		KUNIT_EXPECT_FALSE_MSG(test, s->cls[0].predicted, "burst %u",
+		KUNIT_EXPECT_FALSE_MSG(test, s->cls[0].pred.predicted, "burst %u",
 				       i);
 		t += ddl_aperiodic_ms[i] * DDL_P_MS;
 		while (sim->now + DDL_P_MS < t) {
@@ -920,10 +920,10 @@ static void ddl_predict_aperiodic_test(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, ddl_lead_job(s), DDL_NONE);
 		}
 	}
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&s->periodic.rb_root));
-	KUNIT_EXPECT_EQ(test, s->leads, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_hits, 0ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&s->pred.periodic.rb_root));
+	KUNIT_EXPECT_EQ(test, s->pred.leads, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
 }
 
 struct ddl_maxp_case {
@@ -950,7 +950,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_maxp, ddl_maxp_cases, name);
 static void ddl_predict_maxperiod_test(struct kunit *test)
 {
 	const struct ddl_maxp_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	u64 t = DDL_P_T0;
 	u32 i;
 
@@ -959,8 +959,8 @@ static void ddl_predict_maxperiod_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 	for (i = 0; i < 8; i++, t += c->period)
 		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t, 1500));
-	KUNIT_EXPECT_EQ(test, sim->s.cls[1].predicted, c->predicted);
-	KUNIT_EXPECT_EQ(test, RB_EMPTY_ROOT(&sim->s.periodic.rb_root),
+	KUNIT_EXPECT_EQ(test, sim->s.cls[1].pred.predicted, c->predicted);
+	KUNIT_EXPECT_EQ(test, RB_EMPTY_ROOT(&sim->s.pred.periodic.rb_root),
 			!c->predicted);
 }
 
@@ -971,7 +971,7 @@ static void ddl_predict_maxperiod_test(struct kunit *test)
  */
 static void ddl_predict_maxperiod_reset_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	struct ddl_cls *cls = &sim->s.cls[0];
 	const u64 p2 = 60 * DDL_P_MS;
 	u64 t;
@@ -980,20 +980,20 @@ static void ddl_predict_maxperiod_reset_test(struct kunit *test)
 	sim->p.maxperiod_us = 150000;
 	ddl_psim_predict(sim, 10000);
 	t = ddl_psim_periodic(sim, 0, DDL_P_T0, 100 * DDL_P_MS, 5, 30000);
-	KUNIT_ASSERT_TRUE(test, cls->predicted);
+	KUNIT_ASSERT_TRUE(test, cls->pred.predicted);
 
 	t += 151 * DDL_P_MS;
 	ddl_psim_tick(sim, t, DDL_P_MS);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
-	KUNIT_EXPECT_FALSE(test, cls->predicted);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&sim->s.periodic.rb_root));
+	KUNIT_EXPECT_FALSE(test, cls->pred.predicted);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&sim->s.pred.periodic.rb_root));
 	for (i = 1; i <= 3; i++) {
 		t += p2;
 		ddl_psim_tick(sim, t, DDL_P_MS);
 		KUNIT_EXPECT_EQ(test, ddl_lead_job(&sim->s), DDL_NONE);
 		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
-		KUNIT_EXPECT_EQ_MSG(test, cls->period, p2, "interval %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, cls->predicted, i == 3, "interval %u",
+		KUNIT_EXPECT_EQ_MSG(test, cls->pred.period, p2, "interval %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, cls->pred.predicted, i == 3, "interval %u",
 				    i);
 	}
 }
@@ -1018,7 +1018,7 @@ KUNIT_ARRAY_PARAM_DESC(ddl_two, ddl_two_cases, name);
 static void ddl_predict_two_jobs_test(struct kunit *test)
 {
 	const struct ddl_two_case *c = test->param_value;
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	u64 t = DDL_P_T0;
@@ -1033,10 +1033,10 @@ static void ddl_predict_two_jobs_test(struct kunit *test)
 						       30000));
 	}
 	/* Bursts 5 .. 12 of each: the 4th made the period trusted. */
-	KUNIT_EXPECT_EQ(test, s->cls[0].pred_hits, 8ULL);
-	KUNIT_EXPECT_EQ(test, s->cls[1].pred_hits, 8ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_hits, 16ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[0].pred.hits, 8ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[1].pred.hits, 8ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.hits, 16ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
 }
 
 /*
@@ -1046,7 +1046,7 @@ static void ddl_predict_two_jobs_test(struct kunit *test)
  */
 static void ddl_predict_new_owner_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 1);
+	struct ddl_sim *sim = ddl_psim_new(test, 1);
 	struct ddl_cls *cls = &sim->s.cls[0];
 	const u64 period = 100 * DDL_P_MS;
 	u64 t = DDL_P_T0;
@@ -1060,19 +1060,19 @@ static void ddl_predict_new_owner_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 1000, t), 0U);
 	for (i = 0; i < 5; i++, t += period)
 		ddl_psim_burst(sim, 0, t, 4 * DDL_P_PKT);
-	KUNIT_ASSERT_TRUE(test, cls->predicted);
-	KUNIT_ASSERT_EQ(test, sim->s.lead_job, 0U);
-	KUNIT_ASSERT_FALSE(test, RB_EMPTY_NODE(&cls->periodic_node));
+	KUNIT_ASSERT_TRUE(test, cls->pred.predicted);
+	KUNIT_ASSERT_EQ(test, sim->s.pred.lead_job, 0U);
+	KUNIT_ASSERT_FALSE(test, RB_EMPTY_NODE(&cls->pred.node));
 
 	/* No class free: the idle one goes to key 2000 at once (keyttl 0). */
 	t = sim->now + DDL_P_MS;
 	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 2000, t), 0U);
-	KUNIT_EXPECT_EQ(test, sim->s.key_recycled, 1ULL);
-	KUNIT_EXPECT_FALSE(test, cls->predicted);
-	KUNIT_EXPECT_EQ(test, cls->samples, 0U);
-	KUNIT_EXPECT_EQ(test, cls->period, 0ULL);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&cls->periodic_node));
-	KUNIT_EXPECT_EQ(test, sim->s.lead_job, DDL_NONE);
+	KUNIT_EXPECT_EQ(test, sim->s.keymap.recycled, 1ULL);
+	KUNIT_EXPECT_FALSE(test, cls->pred.predicted);
+	KUNIT_EXPECT_EQ(test, cls->pred.samples, 0U);
+	KUNIT_EXPECT_EQ(test, cls->pred.period, 0ULL);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&cls->pred.node));
+	KUNIT_EXPECT_EQ(test, sim->s.pred.lead_job, DDL_NONE);
 
 	/* Nothing opens at the old owner's next predicted burst. */
 	ddl_window(&sim->s, &sim->p, DDL_P_T0 + 5 * period - DDL_P_MS);
@@ -1086,7 +1086,7 @@ static void ddl_predict_new_owner_test(struct kunit *test)
  */
 static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, 4);
+	struct ddl_sim *sim = ddl_psim_new(test, 4);
 	const u64 period = 100 * DDL_P_MS, lead2 = 5 * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct ddl_params old;
@@ -1102,13 +1102,13 @@ static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 	ddl_reconfigure(s, &old, &sim->p, sim->now);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
-	KUNIT_EXPECT_TRUE(test, s->cls[2].predicted);
-	KUNIT_EXPECT_EQ(test, s->cls[2].period, period);
+	KUNIT_EXPECT_TRUE(test, s->cls[2].pred.predicted);
+	KUNIT_EXPECT_EQ(test, s->cls[2].pred.period, period);
 
 	t += period;
 	ddl_psim_tick(sim, t, DDL_P_MS);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t, 30000));
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
 
 	ddl_psim_tick(sim, t + period - lead2 - 1, DDL_P_MS);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
@@ -1116,8 +1116,8 @@ static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 2U);
 	sim->now = t + period - lead2;
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t + period, 30000));
-	KUNIT_EXPECT_EQ(test, s->cls[2].pred_hits, 3ULL);
-	KUNIT_EXPECT_EQ(test, s->pred_misses, 0ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[2].pred.hits, 3ULL);
+	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
 }
 
 #define DDL_MANY_JOBS	64U
@@ -1135,9 +1135,9 @@ static u64 ddl_scan_next(const struct ddl_sched *s, u64 lead, u64 now)
 	for (i = 0; i < s->jobs; i++) {
 		const struct ddl_cls *c = &s->cls[i];
 
-		if (!c->predicted || c->period <= 2 * lead)
+		if (!c->pred.predicted || c->pred.period <= 2 * lead)
 			continue;
-		next = c->last_burst + c->period;
+		next = c->burst.start + c->pred.period;
 		if (next + lead > now && next < best)
 			best = next;
 	}
@@ -1152,16 +1152,16 @@ static void ddl_check_periodic(struct kunit *test, const struct ddl_sched *s)
 	u64 prev = 0;
 	u32 n = 0;
 
-	for (node = rb_first_cached(&s->periodic); node; node = rb_next(node)) {
-		c = rb_entry(node, struct ddl_cls, periodic_node);
-		KUNIT_EXPECT_TRUE(test, c->predicted);
+	for (node = rb_first_cached(&s->pred.periodic); node; node = rb_next(node)) {
+		c = rb_entry(node, struct ddl_cls, pred.node);
+		KUNIT_EXPECT_TRUE(test, c->pred.predicted);
 		KUNIT_EXPECT_GE(test, ddl_next_burst(c), prev);
 		prev = ddl_next_burst(c);
 		KUNIT_ASSERT_LE(test, ++n, s->jobs);
 	}
 	/* The cached last node, which insertions at the end start from. */
-	KUNIT_EXPECT_PTR_EQ(test, s->periodic_last,
-			    rb_last(&s->periodic.rb_root));
+	KUNIT_EXPECT_PTR_EQ(test, s->pred.periodic_last,
+			    rb_last(&s->pred.periodic.rb_root));
 }
 
 /*
@@ -1172,7 +1172,7 @@ static void ddl_check_periodic(struct kunit *test, const struct ddl_sched *s)
  */
 static void ddl_predict_many_jobs_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, DDL_MANY_JOBS);
+	struct ddl_sim *sim = ddl_psim_new(test, DDL_MANY_JOBS);
 	const u64 lead = 2 * DDL_P_MS, end = DDL_P_T0 + 3 * DDL_P_SEC;
 	struct ddl_sched *s = &sim->s;
 	u32 i, j, bursts = 0, checked = 0;
@@ -1205,26 +1205,26 @@ static void ddl_predict_many_jobs_test(struct kunit *test)
 		bursts++;
 		due[j] = t + period[j];
 		ddl_check_periodic(test, s);
-		if (s->lead_active)
+		if (s->pred.lead_active)
 			continue;
 		want = ddl_scan_next(s, lead, t);
 		if (want == U64_MAX) {
-			KUNIT_EXPECT_EQ(test, s->lead_job, DDL_NONE);
+			KUNIT_EXPECT_EQ(test, s->pred.lead_job, DDL_NONE);
 		} else {
-			KUNIT_ASSERT_NE(test, s->lead_job, DDL_NONE);
-			KUNIT_EXPECT_EQ(test, ddl_next_burst(&s->cls[s->lead_job]),
+			KUNIT_ASSERT_NE(test, s->pred.lead_job, DDL_NONE);
+			KUNIT_EXPECT_EQ(test, ddl_next_burst(&s->cls[s->pred.lead_job]),
 					want);
 		}
 		checked++;
 	}
 	KUNIT_EXPECT_GT(test, bursts, 1000U);
 	KUNIT_EXPECT_GT(test, checked, 100U);
-	KUNIT_EXPECT_GT(test, s->pred_hits, 100ULL);
+	KUNIT_EXPECT_GT(test, s->pred.hits, 100ULL);
 	/* The jobs too short for a window never had one. */
 	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_TRUE(test, s->cls[i].predicted);
-		KUNIT_EXPECT_EQ(test, s->cls[i].pred_hits, 0ULL);
-		KUNIT_EXPECT_EQ(test, s->cls[i].pred_misses, 0ULL);
+		KUNIT_EXPECT_TRUE(test, s->cls[i].pred.predicted);
+		KUNIT_EXPECT_EQ(test, s->cls[i].pred.hits, 0ULL);
+		KUNIT_EXPECT_EQ(test, s->cls[i].pred.misses, 0ULL);
 	}
 }
 
@@ -1238,7 +1238,7 @@ static void ddl_predict_many_jobs_test(struct kunit *test)
  */
 static void ddl_predict_in_turn_test(struct kunit *test)
 {
-	struct ddl_psim *sim = ddl_psim_new(test, DDL_RR_JOBS);
+	struct ddl_sim *sim = ddl_psim_new(test, DDL_RR_JOBS);
 	const u64 period = DDL_RR_JOBS * DDL_P_MS;
 	struct ddl_sched *s = &sim->s;
 	struct rb_node *node;
@@ -1255,12 +1255,12 @@ static void ddl_predict_in_turn_test(struct kunit *test)
 		}
 	}
 	i = 0;
-	for (node = rb_first_cached(&s->periodic); node; node = rb_next(node))
+	for (node = rb_first_cached(&s->pred.periodic); node; node = rb_next(node))
 		KUNIT_EXPECT_EQ(test, (u32)(rb_entry(node, struct ddl_cls,
-						     periodic_node) - s->cls),
+						     pred.node) - s->cls),
 				i++);
 	KUNIT_EXPECT_EQ(test, i, DDL_RR_JOBS);
-	KUNIT_EXPECT_GT(test, s->pred_hits, 100ULL);
+	KUNIT_EXPECT_GT(test, s->pred.hits, 100ULL);
 }
 
 static struct kunit_case ddl_predict_test_cases[] = {
@@ -1296,8 +1296,8 @@ static struct kunit_case ddl_predict_test_cases[] = {
 
 static struct kunit_suite ddl_predict_test_suite = {
 	.name = "sch_ddl_predict",
-	.init = ddl_psim_init,
-	.exit = ddl_psim_exit,
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
 	.test_cases = ddl_predict_test_cases,
 };
 

@@ -3,7 +3,7 @@
  * KUnit tests for ddl_sched.c, the scheduling decisions of the sch_ddl
  * core: the configuration's defaults and the queue limit, rotation of the
  * green job (fixed slices and automatic turns), yield, the starvation
- * guard and the background share, and live reconfiguration.
+ * guard, the background share, the ACK lane, and live reconfiguration.
  *
  * The tests drive the core the way the glue does, through the simulated
  * qdisc of ddl_kunit_sim.h.
@@ -282,9 +282,9 @@ static void ddl_rotation_bm_next_test(struct kunit *test)
 	u32 i;
 
 	for (i = 0; i < c->nclr; i++)
-		ddl_activate(&sim->s, c->clr[i], 0);
+		ddl_activate(&sim->s, &sim->p, c->clr[i], 0);
 	for (i = 0; i < c->nset; i++)
-		ddl_activate(&sim->s, ddl_t_cls(sim, c->set[i]), 0);
+		ddl_activate(&sim->s, &sim->p, ddl_t_cls(sim, c->set[i]), 0);
 	for (i = 0; i < c->nclr; i++)
 		ddl_deactivate(&sim->s, c->clr[i], 0);
 	for (i = 0; i < c->nclr; i++)
@@ -1293,7 +1293,7 @@ static void ddl_change_key_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, ddl_key_class(s, &sim->p, 10 + 10 * i, 0),
 				keyed[i]);
 	ddl_sim_enqueue(sim, 1, 3);
-	KUNIT_ASSERT_EQ(test, s->keys_mapped, 3U);
+	KUNIT_ASSERT_EQ(test, s->keymap.mapped, 3U);
 
 	old = sim->p;
 	sim->p.key = c->new_key;
@@ -1302,9 +1302,9 @@ static void ddl_change_key_test(struct kunit *test)
 	sim->now = DDL_T_MS;
 	ddl_reconfigure(s, &old, &sim->p, sim->now);
 
-	KUNIT_EXPECT_EQ(test, s->keys_mapped, c->mapped);
+	KUNIT_EXPECT_EQ(test, s->keymap.mapped, c->mapped);
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ_MSG(test, s->cls[keyed[i]].keyed, !changed,
+		KUNIT_EXPECT_EQ_MSG(test, s->cls[keyed[i]].keymap.keyed, !changed,
 				    "class %u", keyed[i]);
 	KUNIT_EXPECT_TRUE(test, s->cls[1].backlogged);
 	KUNIT_EXPECT_EQ(test, ddl_bm_next(s, 0), 1U);
@@ -1319,7 +1319,7 @@ static void ddl_change_key_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, idx, c->want[i], "new key %u",
 				    100 + i);
 	}
-	KUNIT_EXPECT_FALSE(test, s->cls[2].keyed && c->bind2);
+	KUNIT_EXPECT_FALSE(test, s->cls[2].keymap.keyed && c->bind2);
 
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), 1U);
@@ -1463,7 +1463,7 @@ static void ddl_change_idle_test(struct kunit *test)
 	sim->p.mode = TC_DDL_MODE_GREEN;
 	ddl_reconfigure(&sim->s, &old, &sim->p, DDL_T_MS);
 	KUNIT_EXPECT_EQ(test, sim->s.green, DDL_NONE);
-	KUNIT_EXPECT_EQ(test, sim->s.keys_mapped, 0U);
+	KUNIT_EXPECT_EQ(test, sim->s.keymap.mapped, 0U);
 	KUNIT_EXPECT_EQ(test, ddl_sim_send(sim), DDL_NONE);
 	KUNIT_EXPECT_EQ(test, ddl_key_class(&sim->s, &sim->p, 7, DDL_T_MS),
 			0U);
@@ -1651,8 +1651,8 @@ static void ddl_turn_value_test(struct kunit *test)
 	sim->p.slice_us = c->slice_us;
 	sim->p.yield_us = c->yield_us;
 	cl->weight = c->weight;
-	cl->samples = c->samples;
-	cl->period = c->period;
+	cl->pred.samples = c->samples;
+	cl->pred.period = c->period;
 	KUNIT_EXPECT_EQ(test, ddl_turn_ns(&sim->s, &sim->p, 1), c->turn);
 	KUNIT_EXPECT_EQ(test, ddl_yield_ns(&sim->s, &sim->p, 1), c->yield);
 }
@@ -1723,8 +1723,8 @@ static void ddl_turn_job_stops_test(struct kunit *test)
 	l->job[0].stop_after = 10;
 	ddl_t_run(l, 10 * solo);
 	KUNIT_ASSERT_EQ(test, l->job[0].iters, 10U);
-	KUNIT_ASSERT_TRUE(test, s->cls[0].samples > 0);
-	period = s->cls[0].period;
+	KUNIT_ASSERT_TRUE(test, s->cls[0].pred.samples > 0);
+	period = s->cls[0].pred.period;
 	/* Find job 0 green after its last burst, or make it so. */
 	if (s->green != 0) {
 		ddl_t_run(l, l->sim->now + 4 * period);
@@ -1768,10 +1768,10 @@ static void ddl_turn_period_change_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, ddl_t_permille(test, l, 0), 1050ULL);
 	KUNIT_EXPECT_GE(test, ddl_t_permille(test, l, 0), 1000ULL);
 	/* Within 5 % of the new solo period, and the turn four of it. */
-	KUNIT_EXPECT_LE(test, sim->s.cls[0].period, solo * 105 / 100);
-	KUNIT_EXPECT_GE(test, sim->s.cls[0].period, solo * 95 / 100);
+	KUNIT_EXPECT_LE(test, sim->s.cls[0].pred.period, solo * 105 / 100);
+	KUNIT_EXPECT_GE(test, sim->s.cls[0].pred.period, solo * 95 / 100);
 	turn = ddl_turn_ns(&sim->s, &sim->p, 0);
-	KUNIT_EXPECT_EQ(test, turn, 4 * sim->s.cls[0].period);
+	KUNIT_EXPECT_EQ(test, turn, 4 * sim->s.cls[0].pred.period);
 }
 
 /*
@@ -1830,9 +1830,187 @@ static struct kunit_suite ddl_turn_test_suite = {
 	.test_cases = ddl_turn_test_cases,
 };
 
+/* sch_ddl_ack: the ACK lane */
+
+#define DDL_A_ACK	66U		/* a pure ACK with timestamps, bytes */
+#define DDL_A_PKT	1500U		/* data, bytes, and ns on the link */
+#define DDL_A_GAP	20000000ULL	/* ns of silence between rounds */
+#define DDL_A_QCAP	64U		/* packets a test class can hold */
+
+/*
+ * Two job classes in mode fair as the glue keeps them: a FIFO of lengths
+ * each, on a link that sends one byte per nanosecond.
+ */
+struct ddl_asim {
+	struct ddl_sim	*sim;
+	u32		len[2][DDL_A_QCAP];
+	u32		head[2];
+	u32		qlen[2];
+	u64		bytes[2];
+	u64		lane_bytes;
+	enum ddl_reason	reason;
+};
+
+static void ddl_asim_queue(struct ddl_asim *a, u32 job, u32 len)
+{
+	struct ddl_sim *sim = a->sim;
+
+	KUNIT_ASSERT_LT(sim->test, a->qlen[job], DDL_A_QCAP);
+	a->len[job][(a->head[job] + a->qlen[job]) % DDL_A_QCAP] = len;
+	if (!a->qlen[job]++)
+		ddl_activate(&sim->s, &sim->p, job, sim->now);
+	ddl_arrived(&sim->s, &sim->p, job, len, sim->now);
+}
+
+/* Send one packet: the job it came from. */
+static u32 ddl_asim_send(struct ddl_asim *a)
+{
+	struct ddl_sim *sim = a->sim;
+	struct ddl_sched *s = &sim->s;
+	u32 idx, len;
+
+	idx = ddl_pick(s, &sim->p, sim->now, &a->reason);
+	KUNIT_ASSERT_LT(sim->test, idx, 2U);
+	KUNIT_ASSERT_GT(sim->test, a->qlen[idx], 0U);
+	len = a->len[idx][a->head[idx]];
+	a->head[idx] = (a->head[idx] + 1) % DDL_A_QCAP;
+	ddl_served(s, &sim->p, idx, a->reason, len, sim->now);
+	if (!--a->qlen[idx])
+		ddl_deactivate(s, idx, sim->now);
+	a->bytes[idx] += len;
+	if (a->reason == DDL_R_ACK)
+		a->lane_bytes += len;
+	sim->now += len;
+	return idx;
+}
+
+/*
+ * Job 0 has learned 40-packet bursts, job 1 20-packet ones, and a burst of
+ * job 1 is in progress: a burst of job 0 that begins now is tagged behind
+ * it.
+ */
+static struct ddl_asim *ddl_asim_new(struct kunit *test)
+{
+	struct ddl_asim *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	u32 i, r;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->sim = ddl_psim_new(test, 2);
+	a->sim->p.mode = TC_DDL_MODE_FAIR;
+	a->sim->p.maxwait_us = DDL_MAXWAIT_MAX;
+	a->sim->p.bgshare = 0;
+	for (r = 0; r < 4; r++) {
+		for (i = 0; i < 40; i++)
+			ddl_asim_queue(a, 0, DDL_A_PKT);
+		for (i = 0; i < 20; i++)
+			ddl_asim_queue(a, 1, DDL_A_PKT);
+		while (a->qlen[0] + a->qlen[1])
+			ddl_asim_send(a);
+		a->sim->now += DDL_A_GAP;
+	}
+	KUNIT_ASSERT_EQ(test, a->sim->s.cls[0].pred.burst_size,
+			40ULL * DDL_A_PKT);
+	KUNIT_ASSERT_EQ(test, a->sim->s.cls[1].pred.burst_size,
+			20ULL * DDL_A_PKT);
+	KUNIT_ASSERT_EQ(test, a->sim->s.ack_runs, 0ULL);
+	for (i = 0; i < 20; i++)
+		ddl_asim_queue(a, 1, DDL_A_PKT);
+	KUNIT_ASSERT_EQ(test, ddl_asim_send(a), 1U);
+	return a;
+}
+
+/*
+ * A job that holds only pure ACKs (a parameter server's, for the gradients
+ * it receives) sends them ahead of the order, which would hold them behind
+ * another job's burst, and with them the gradients they acknowledge.  A
+ * data packet queued takes the class out of the lane (a FIFO: its ACKs
+ * wait with it); ACKs left behind data join the lane once it is sent.
+ */
+static void ddl_ack_lane_test(struct kunit *test)
+{
+	struct ddl_asim *a = ddl_asim_new(test);
+	struct ddl_sched *s = &a->sim->s;
+
+	/* Job 0 holds an ACK: it goes ahead of job 1's burst. */
+	ddl_asim_queue(a, 0, DDL_A_ACK);
+	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
+	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_ACK);
+	KUNIT_EXPECT_EQ(test, s->ack_runs, 1ULL);
+	KUNIT_EXPECT_EQ(test, s->cls[0].ack_runs, 1ULL);
+	KUNIT_EXPECT_FALSE(test, s->cls[0].backlogged);
+	KUNIT_EXPECT_TRUE(test, list_empty(&s->cls[0].ack_node));
+
+	/*
+	 * An ACK, data, an ACK: the data takes job 0 out of the lane, and
+	 * the class, a FIFO, waits for job 1's burst.
+	 */
+	ddl_asim_queue(a, 0, DDL_A_ACK);
+	ddl_asim_queue(a, 0, DDL_A_PKT);
+	ddl_asim_queue(a, 0, DDL_A_ACK);
+	KUNIT_EXPECT_TRUE(test, list_empty(&s->cls[0].ack_node));
+	while (a->qlen[1]) {
+		KUNIT_ASSERT_EQ(test, ddl_asim_send(a), 1U);
+		KUNIT_ASSERT_EQ(test, a->reason, DDL_R_GREEN);
+	}
+	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
+	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_GREEN);
+
+	/* With the data sent, the ACK left behind is in the lane. */
+	KUNIT_EXPECT_FALSE(test, list_empty(&s->cls[0].ack_node));
+	a->sim->now += DDL_A_GAP;
+	ddl_asim_queue(a, 1, DDL_A_PKT);
+	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
+	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_ACK);
+	KUNIT_EXPECT_EQ(test, s->ack_runs, 2ULL);
+	KUNIT_EXPECT_FALSE(test, s->cls[0].backlogged);
+	KUNIT_EXPECT_TRUE(test, list_empty(&s->cls[0].ack_node));
+	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 1U);
+}
+
+/*
+ * The lane takes at most 1/DDL_ACK_SHARE of the bytes, past the credit it
+ * starts with: a job flooding small packets cannot starve the order.  Job
+ * 0 keeps DDL_A_QCAP small packets queued while job 1 sends data.
+ */
+static void ddl_ack_lane_bound_test(struct kunit *test)
+{
+	struct ddl_asim *a = ddl_asim_new(test);
+	u64 base0 = a->bytes[0], base1 = a->bytes[1], others;
+	u32 k;
+
+	for (k = 0; k < 20000; k++) {
+		while (a->qlen[0] < DDL_A_QCAP)
+			ddl_asim_queue(a, 0, DDL_A_ACK);
+		if (a->qlen[1] < 2)
+			ddl_asim_queue(a, 1, DDL_A_PKT);
+		ddl_asim_send(a);
+	}
+	/* What the other bytes earned, and no more; every lane packet counted. */
+	others = a->bytes[0] - base0 + a->bytes[1] - base1 - a->lane_bytes;
+	KUNIT_EXPECT_GT(test, a->lane_bytes, 0ULL);
+	KUNIT_EXPECT_LE(test, a->lane_bytes * DDL_ACK_SHARE,
+			others + DDL_ACK_CREDIT_MAX + DDL_A_ACK * DDL_ACK_SHARE);
+	KUNIT_EXPECT_EQ(test, a->sim->s.ack_runs * DDL_A_ACK, a->lane_bytes);
+}
+
+static struct kunit_case ddl_ack_test_cases[] = {
+	KUNIT_CASE(ddl_ack_lane_test),
+	KUNIT_CASE(ddl_ack_lane_bound_test),
+	{}
+};
+
+static struct kunit_suite ddl_ack_test_suite = {
+	.name = "sch_ddl_ack",
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
+	.test_cases = ddl_ack_test_cases,
+};
+
 kunit_test_suites(&ddl_core_test_suite, &ddl_rotation_test_suite,
 		  &ddl_yield_test_suite, &ddl_guard_test_suite,
-		  &ddl_change_test_suite, &ddl_turn_test_suite);
+		  &ddl_change_test_suite, &ddl_turn_test_suite,
+		  &ddl_ack_test_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests for the sch_ddl scheduling decisions");

@@ -57,7 +57,7 @@ MTU = 1500 + 14			# psched_mtu() of a dummy device
 BG_MINOR = 0xFFFF
 
 # name: (type, bytes, lo, hi) from include/uapi/linux/sch_ddl.h and
-# kmod/ddl_core.h; slice, yield, target_time and lead also take AUTO, rate
+# kmod/ddl_params.h; slice, yield, target_time and lead also take AUTO, rate
 # also RATE_NONE.
 ATTRS = {
 	"limit": (2, 4, 1, 1048576),

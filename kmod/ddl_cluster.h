@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddl_cluster.h - the cluster order (ddl_cluster.c): one order on every
+ * host of a cluster, and the place a job's packets carry into the fabric.
+ */
+#ifndef _DDL_CLUSTER_H
+#define _DDL_CLUSTER_H
+
+#include <linux/rbtree.h>
+#include <linux/types.h>
+
+#include "ddl_burst.h"
+#include "ddl_params.h"
+
+struct ddl_cls;
+struct ddl_sched;
+
+/**
+ * struct ddl_cluster_cls - a job's burst in the cluster order
+ * @node: in &ddl_cluster.order while a backlogged job (mode cluster)
+ * @rank_node: in &ddl_cluster.ranked while its burst is in progress
+ * @size: declared bytes of the job's whole burst over all its hosts, 0: none
+ * @key: key of its current burst, ns of the shared clock since the base
+ * @allow: bytes of the burst @key covers
+ * @bytes: bytes queued since @key was given
+ * @rot: the burst's place in its epoch's rotation, breaks ties of @key
+ * @mark: the place its packets carry out (dscp): the last of the places
+ *	it had since its burst (with a shuffle: its iteration) began
+ * @mark_burst: the start of its burst (with a shuffle: of its iteration)
+ *	when @mark was set
+ * @mark_deal: the last deal @mark covers (shuffle)
+ */
+struct ddl_cluster_cls {
+	struct rb_node		node;
+	struct rb_node		rank_node;
+	u64			size;
+	u64			key;
+	u64			allow;
+	u64			bytes;
+	u32			rot;
+	u32			mark;
+	u64			mark_burst;
+	u64			mark_deal;
+};
+
+/**
+ * struct ddl_cluster - the cluster order of one instance
+ * @order: backlogged jobs by cluster key (mode cluster serves the first)
+ * @ranked: jobs whose burst is in progress, by cluster key: backlogged,
+ *	or empty for less than DDL_FAIR_PAUSE_US (pruned when seen)
+ * @jobs: number of jobs in @order
+ * @clock_off: the shared clock (CLOCK_TAI) less the caller's clock, ns, as
+ *	the glue last read it
+ * @epoch: epoch of the shared clock at the last burst start
+ * @bursts: bursts given a cluster key
+ * @exts: cluster keys moved on because a burst outgrew them
+ * @edge_bursts: bursts keyed or marked within 1/DDL_EDGE_DIV of an epoch
+ *	of the edge of their epoch or deal
+ * @deal: the deal of the fabric's code points the last mark fell in
+ * @deal_start: where @deal began on the shared clock
+ * @deal_len: the length of a deal @deal was computed with, ns; 0: none
+ *	(a change of the configuration computes it again)
+ */
+struct ddl_cluster {
+	struct rb_root_cached	order;
+	struct rb_root_cached	ranked;
+	u32			jobs;
+	u64			clock_off;
+	u64			epoch;
+	u64			bursts;
+	u64			exts;
+	u64			edge_bursts;
+	u64			deal;
+	u64			deal_start;
+	u64			deal_len;
+};
+
+void ddl_cluster_init(struct ddl_sched *s);
+u64 ddl_epoch_of(const struct ddl_params *p, u64 shared);
+void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
+			 u32 idx, u32 len, enum ddl_burst_event ev, u64 now);
+void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c);
+u32 ddl_cluster_first(const struct ddl_sched *s);
+u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now);
+u64 ddl_deal_of(const struct ddl_params *p, u64 shared);
+u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u64 deal);
+u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
+		     u32 idx, u64 now);
+void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size);
+void ddl_cluster_reset(struct ddl_cls *c);
+void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
+			     bool was, bool on, u64 now);
+
+/**
+ * ddl_cluster_unqueue() - a job class became empty
+ * @cl: the cluster order
+ * @cc: the class's place in it
+ *
+ * It keeps its key and its place among the ranked jobs: a pause in its
+ * burst.  ddl_cluster_rank() drops it from there when the pause is over.
+ * Outside mode cluster the class is in no order: nothing to do.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+static inline void ddl_cluster_unqueue(struct ddl_cluster *cl,
+				       struct ddl_cluster_cls *cc)
+{
+	if (RB_EMPTY_NODE(&cc->node))
+		return;
+	rb_erase_cached(&cc->node, &cl->order);
+	RB_CLEAR_NODE(&cc->node);
+	cl->jobs--;
+}
+
+#endif /* _DDL_CLUSTER_H */

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddl_fair.h - the fair order (ddl_fair.c): the burst that per-job fair
+ * sharing would finish first.
+ */
+#ifndef _DDL_FAIR_H
+#define _DDL_FAIR_H
+
+#include <linux/rbtree.h>
+#include <linux/sizes.h>
+#include <linux/types.h>
+
+#include "ddl_burst.h"
+#include "ddl_params.h"
+
+struct ddl_cls;
+struct ddl_sched;
+
+/*
+ * Virtual time is bytes per unit weight times DDL_VSCALE; a burst of
+ * unknown size is tagged DDL_FAIR_QUANTUM bytes, a tag grows by at most
+ * DDL_FAIR_STEP_MAX at a time, a learned size counts up to
+ * DDL_FAIR_SIZE_MAX.
+ */
+#define DDL_VSCALE		DDL_WEIGHT_MAX
+#define DDL_FAIR_QUANTUM	SZ_64K
+#define DDL_FAIR_STEP_MAX	SZ_4M
+#define DDL_FAIR_SIZE_MAX	SZ_1G
+
+/*
+ * A burst may exceed its learned size by 1/DDL_FAIR_SLACK of it before its
+ * tag grows: learned sizes are averages, and a step of an eighth for a few
+ * bytes over would put the burst's tail behind another job's whole burst.
+ */
+#define DDL_FAIR_SLACK		16U
+
+/**
+ * struct ddl_fair_cls - a job's burst in the fair order
+ * @node: in &ddl_fair.order while a backlogged job, by @vfinish
+ * @gps_node: in &ddl_fair.gps while its burst is in the fair reference
+ * @vstart: virtual time its current burst started at in the reference
+ * @vfinish: virtual time the reference finishes its current burst
+ * @budget: bytes its current burst is tagged with
+ * @seg_bytes: bytes queued in its current burst
+ * @tag_exts: times a burst of it outgrew its tag
+ */
+struct ddl_fair_cls {
+	struct rb_node		node;
+	struct rb_node		gps_node;
+	u64			vstart;
+	u64			vfinish;
+	u64			budget;
+	u64			seg_bytes;
+	u64			tag_exts;
+};
+
+/**
+ * struct ddl_fair - the fair order and its reference
+ * @order: backlogged jobs by finish tag (mode fair serves the first)
+ * @gps: jobs whose burst is in progress in the fair reference, by finish tag
+ * @vtime: virtual time of the fair reference
+ * @vrem: remainder of the last advance of @vtime
+ * @gps_weight: sum of the weights of the jobs in @gps
+ * @gps_jobs: number of jobs in @gps
+ * @tag_exts: bursts' tags extended, all jobs
+ */
+struct ddl_fair {
+	struct rb_root_cached	order;
+	struct rb_root_cached	gps;
+	u64			vtime;
+	u32			vrem;
+	u32			gps_weight;
+	u32			gps_jobs;
+	u64			tag_exts;
+};
+
+void ddl_fair_init(struct ddl_sched *s);
+void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
+		      enum ddl_burst_event ev, u64 now);
+void ddl_fair_served(struct ddl_sched *s, u32 len);
+void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c);
+void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c);
+u32 ddl_fair_first(const struct ddl_sched *s);
+void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight);
+void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c);
+
+#endif /* _DDL_FAIR_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddl_keymap.h - the key map (ddl_keymap.c): the built-in classification
+ * key to job class, and the classes tc filters are bound to.
+ */
+#ifndef _DDL_KEYMAP_H
+#define _DDL_KEYMAP_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include "ddl_params.h"
+
+struct ddl_cls;
+struct ddl_sched;
+
+/**
+ * struct ddl_keymap_cls - the key map's state of one job class
+ * @node: in &ddl_keymap.hash while @keyed
+ * @idle_node: on &ddl_keymap.idle while keyed with an empty queue
+ * @idle_since: when a keyed class last became empty
+ * @bound: number of tc filters bound to the class (changed under RTNL)
+ * @key: key value, valid if @keyed
+ * @keyed: the built-in key owns this class
+ */
+struct ddl_keymap_cls {
+	struct hlist_node	node;
+	struct list_head	idle_node;
+	u64			idle_since;
+	u32			bound;
+	u32			key;
+	bool			keyed;
+};
+
+/**
+ * struct ddl_keymap - the key map of one sch_ddl instance
+ * @idle: keyed job classes with empty queues, longest idle first
+ * @keyed_bm: job classes the key owns
+ * @bound_bm: job classes tc filters point at (atomic bit operations)
+ * @claimed_bm: job classes a filter or skb->priority chose for a packet
+ * @hash: key value to class, 2^@hash_bits buckets (jobs rounded up to a
+ *	power of two, at least 2)
+ * @hash_bits: log2 of the number of buckets
+ * @overflow: keys that found no free class
+ * @recycled: idle key classes given a new key
+ * @mapped: job classes holding a key
+ */
+struct ddl_keymap {
+	struct list_head	idle;
+	unsigned long		keyed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
+	unsigned long		bound_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
+	unsigned long		claimed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
+	struct hlist_head	*hash;
+	u32			hash_bits;
+	u64			overflow;
+	u64			recycled;
+	u32			mapped;
+};
+
+int ddl_keymap_init(struct ddl_sched *s);
+void ddl_keymap_destroy(struct ddl_sched *s);
+u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
+		  u64 now);
+void ddl_bind(struct ddl_sched *s, u32 idx);
+void ddl_unbind(struct ddl_sched *s, u32 idx);
+void ddl_claim(struct ddl_sched *s, u32 idx);
+void ddl_keymap_release_all(struct ddl_sched *s);
+
+/**
+ * ddl_key_busy() - a job class became backlogged
+ * @kc: its key map state
+ *
+ * A keyed class that holds packets is not idle: its key stays.
+ *
+ * Context: under the qdisc lock.
+ */
+static inline void ddl_key_busy(struct ddl_keymap_cls *kc)
+{
+	if (kc->keyed)
+		list_del_init(&kc->idle_node);
+}
+
+/**
+ * ddl_key_idle() - a job class became empty
+ * @km: the key map
+ * @kc: the class's key map state
+ * @now: current time, ns
+ *
+ * A keyed class joins the idle ones, which a new key may take after
+ * keyttl.
+ *
+ * Context: under the qdisc lock.
+ */
+static inline void ddl_key_idle(struct ddl_keymap *km,
+				struct ddl_keymap_cls *kc, u64 now)
+{
+	if (kc->keyed) {
+		kc->idle_since = now;
+		list_add_tail(&kc->idle_node, &km->idle);
+	}
+}
+
+#endif /* _DDL_KEYMAP_H */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddl_predict.h - the burst predictor (ddl_predict.c): each job's
+ * iteration period and size, and the lead window before its next burst.
+ */
+#ifndef _DDL_PREDICT_H
+#define _DDL_PREDICT_H
+
+#include <linux/rbtree.h>
+#include <linux/types.h>
+
+#include "ddl_params.h"
+
+struct ddl_cls;
+struct ddl_sched;
+
+/* Burst intervals seen before a period is trusted. */
+#define DDL_PRED_SAMPLES	3U
+
+/* A job's learned burst size: the largest of its last this many iterations. */
+#define DDL_SIZE_SAMPLES	3U
+
+/* EWMA gain of the predictor: 1 / 2^DDL_EWMA_SHIFT. */
+#define DDL_EWMA_SHIFT		2
+
+/**
+ * struct ddl_pred_cls - what the predictor learned of one job
+ * @node: in &ddl_pred.periodic, keyed by @iter_start + @period
+ * @samples: iteration intervals behind @period, saturating
+ * @predicted: @period is steady enough to predict the next burst
+ * @iter_start: when the job's current iteration began: the start of its
+ *	first burst after a quiet time (ddl_pred_burst())
+ * @iter_bytes: bytes of the earlier bursts of the current iteration
+ * @pre_bytes: bytes of its iterations before it was first @gapped
+ * @gap: EWMA of the quiet time before its iterations (its compute), ns
+ * @gapped: it has been quiet for DDL_FAIR_PAUSE_US between two bursts
+ * @period: EWMA of the time between iteration starts, ns
+ * @mdev: EWMA of the deviation of iteration intervals from @period, ns
+ * @burst_size: learned bytes per burst, the largest of @sizes; 0: none
+ * @sizes: bytes of the job's last DDL_SIZE_SAMPLES iterations, capped at
+ *	DDL_FAIR_SIZE_MAX
+ * @nsizes: entries of @sizes in use
+ * @size_pos: the entry of @sizes the next burst replaces
+ * @hits: bursts that began inside their lead window
+ * @misses: lead windows of this job that missed its burst
+ */
+struct ddl_pred_cls {
+	struct rb_node		node;
+	u16			samples;
+	bool			predicted;
+	bool			gapped;
+	u8			nsizes;
+	u8			size_pos;
+	u64			iter_start;
+	u64			iter_bytes;
+	u64			pre_bytes;
+	u64			gap;
+	u64			period;
+	u64			mdev;
+	u64			burst_size;
+	u32			sizes[DDL_SIZE_SAMPLES];
+	u64			hits;
+	u64			misses;
+};
+
+/**
+ * struct ddl_pred - the predictor of one instance
+ * @periodic: predicted jobs by their next burst, earliest first; a job
+ *	whose next burst passed waits off the tree for its next burst
+ * @periodic_last: the last node of @periodic, NULL while it is empty
+ * @lead_job: job whose lead window is armed, or DDL_NONE
+ * @lead_open: when the armed lead window opens
+ * @lead_close: when it closes if the burst does not come
+ * @lead_active: the armed window is open
+ * @leads: lead windows opened
+ * @lead_ns: time spent in lead windows, closed ones
+ * @hits: bursts that began inside their lead window
+ * @misses: lead windows that missed their burst
+ */
+struct ddl_pred {
+	struct rb_root_cached	periodic;
+	struct rb_node		*periodic_last;
+	u32			lead_job;
+	u64			lead_open;
+	u64			lead_close;
+	bool			lead_active;
+	u64			leads;
+	u64			lead_ns;
+	u64			hits;
+	u64			misses;
+};
+
+void ddl_pred_init(struct ddl_sched *s);
+u64 ddl_ewma(u64 avg, u64 sample);
+u32 ddl_size_learned(const u32 *sizes, u32 n);
+bool ddl_pred_paused(const struct ddl_pred_cls *pc, u64 bytes, u64 quiet,
+		     u64 now);
+void ddl_pred_burst(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		    u64 quiet, u64 bytes, bool first, u64 now);
+void ddl_pred_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now);
+void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now);
+void ddl_disarm(struct ddl_sched *s, u64 now);
+u32 ddl_lead_job(const struct ddl_sched *s);
+u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
+
+/**
+ * ddl_lead_open() - whether a lead window is open
+ * @pr: the predictor
+ *
+ * Context: under the qdisc lock, after ddl_window().
+ * Return: true while the armed window is open.
+ */
+static inline bool ddl_lead_open(const struct ddl_pred *pr)
+{
+	return pr->lead_active;
+}
+
+/**
+ * ddl_pred_period() - a job's learned time between iteration starts
+ * @c: what was learned of the job
+ *
+ * Context: under the qdisc lock.
+ * Return: nanoseconds, 0 while it has none.
+ */
+static inline u64 ddl_pred_period(const struct ddl_pred_cls *c)
+{
+	return c->samples ? c->period : 0;
+}
+
+#endif /* _DDL_PREDICT_H */

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ddl_sched.h - who sends next (ddl_sched.c): the state of a class and of
+ * an instance, each unit's part embedded, and the calls the glue makes.
+ */
+#ifndef _DDL_SCHED_H
+#define _DDL_SCHED_H
+
+#include <linux/bitops.h>
+#include <linux/list.h>
+#include <linux/sizes.h>
+#include <linux/types.h>
+
+#include "ddl_burst.h"
+#include "ddl_cluster.h"
+#include "ddl_fair.h"
+#include "ddl_keymap.h"
+#include "ddl_log.h"
+#include "ddl_pace.h"
+#include "ddl_params.h"
+#include "ddl_predict.h"
+
+#define DDL_AUTO_CAP_NS		((u64)DDL_AUTO_CAP_US * NSEC_PER_USEC_U64)
+
+/* Bytes a yellow job may send per DRR round, times its weight. */
+#define DDL_QUANTUM		1514
+
+/*
+ * The ACK lane: a job that holds packets but no data (a parameter server's
+ * ACKs of the gradients it receives) is served ahead of the order, for at
+ * most 1/DDL_ACK_SHARE of the bytes sent; the credit for it holds at most
+ * DDL_ACK_CREDIT_MAX bytes' worth of ACKs.
+ */
+#define DDL_ACK_SHARE		16
+#define DDL_ACK_CREDIT_MAX	((s64)SZ_64K * DDL_ACK_SHARE)
+
+/**
+ * enum ddl_reason - why ddl_pick() chose a class
+ * @DDL_R_GUARD: the starvation guard: its head waited longer than maxwait
+ * @DDL_R_BGSHARE: the background class is owed its minimum share
+ * @DDL_R_ACK: a job that holds no data, only packets shorter than
+ *	DDL_BURST_PKT_MIN (pure ACKs)
+ * @DDL_R_GREEN: the green job
+ * @DDL_R_YELLOW: a job behind green, green having nothing to send
+ * @DDL_R_BACKGROUND: the background class, no job having anything to send
+ */
+enum ddl_reason {
+	DDL_R_GUARD,
+	DDL_R_BGSHARE,
+	DDL_R_ACK,
+	DDL_R_GREEN,
+	DDL_R_YELLOW,
+	DDL_R_BACKGROUND,
+};
+
+/**
+ * enum ddl_green_rule - how a mode chooses the green job (ddl_pick())
+ * @DDL_GREEN_TURNS: each job in turn, for a slice or an automatic turn,
+ *	handing on early when it yields
+ * @DDL_GREEN_FIRST: the backlogged job of the lowest minor
+ * @DDL_GREEN_FAIR: the job whose burst has the smallest finish tag
+ *	(ddl_fair.c)
+ * @DDL_GREEN_CLUSTER: the job whose burst has the smallest cluster key
+ *	(ddl_cluster.c)
+ */
+enum ddl_green_rule {
+	DDL_GREEN_TURNS,
+	DDL_GREEN_FIRST,
+	DDL_GREEN_FAIR,
+	DDL_GREEN_CLUSTER,
+};
+
+/**
+ * enum ddl_yellow_rule - how a mode chooses among the jobs behind green
+ * @DDL_YELLOW_NEXT: the next backlogged job after green, by minor
+ * @DDL_YELLOW_DRR: deficit round robin, green skipped
+ * @DDL_YELLOW_FIRST: the backlogged job of the lowest minor
+ */
+enum ddl_yellow_rule {
+	DDL_YELLOW_NEXT,
+	DDL_YELLOW_DRR,
+	DDL_YELLOW_FIRST,
+};
+
+/**
+ * struct ddl_mode - what one mode (enum tc_ddl_mode) does, in ddl_modes[]
+ * @name: the mode's name, as tc spells it
+ * @green: how it chooses the green job, enum ddl_green_rule
+ * @yellow: how it chooses among the other jobs, enum ddl_yellow_rule
+ * @why: why green changes other than the first time, enum ddl_turn_why
+ *	(unused by DDL_GREEN_TURNS, which says slice or yield)
+ * @cluster: it keeps the cluster order: a job's bursts get cluster keys,
+ *	its packets the rank they give (dscp), and it reads the shared clock
+ * @turns: green's turn has a length (ddl_turn_ns()) worth reporting
+ */
+struct ddl_mode {
+	const char	*name;
+	u8		green;
+	u8		yellow;
+	u8		why;
+	bool		cluster;
+	bool		turns;
+};
+
+extern const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1];
+
+/**
+ * ddl_mode() - the mode a configuration runs
+ * @p: configuration, its mode validated
+ *
+ * Context: any; pure.
+ * Return: its entry of ddl_modes[].
+ */
+static inline const struct ddl_mode *ddl_mode(const struct ddl_params *p)
+{
+	return &ddl_modes[p->mode];
+}
+
+/**
+ * ddl_shared_clock() - whether the core wants the shared clock's offset
+ * @p: configuration
+ *
+ * Mode cluster keys bursts by the shared clock; a shuffle deals the
+ * fabric's code points by it.  The glue then keeps &ddl_cluster.clock_off
+ * up to date.
+ *
+ * Context: any; pure.
+ * Return: true if it does.
+ */
+static inline bool ddl_shared_clock(const struct ddl_params *p)
+{
+	return ddl_mode(p)->cluster || p->shuffle_us;
+}
+
+/**
+ * struct ddl_cls - scheduling state of one class
+ * @wait_node: on &ddl_sched.waiters while backlogged, oldest @wait_since
+ *	first
+ * @rr_node: on &ddl_sched.rr while a backlogged job (DRR of yellow jobs)
+ * @ack_node: on &ddl_sched.acks while a backlogged job with no data queued
+ * @wait_since: last service or look of the guard, or when the class
+ *	became backlogged
+ * @head_since: when its head packet was queued, as the glue tells
+ *	(ddl_head_queued()); else its last service or activation
+ * @deficit: DRR deficit in bytes
+ * @weight: the job's share in the fair order, and the multiplier of its
+ *	turn in the rotation modes
+ * @backlogged: the class has packets (as told by the glue)
+ * @green_ns: time spent green, up to the last change of green
+ * @bytes_green: bytes sent while green
+ * @bytes_yellow: bytes sent while not green
+ * @greens: times made green
+ * @yields: times it handed green on early
+ * @guard_runs: packets sent for it by the starvation guard
+ * @ack_runs: packets sent for it ahead of the order as it held no data
+ * @keymap: the key that owns it (ddl_keymap.c)
+ * @burst: its current burst (ddl_burst.c)
+ * @pred: what was learned of its bursts (ddl_predict.c)
+ * @fair: its burst in the fair order (ddl_fair.c)
+ * @cl: its burst in the cluster order (ddl_cluster.c)
+ */
+struct ddl_cls {
+	struct list_head	wait_node;
+	struct list_head	rr_node;
+	struct list_head	ack_node;
+	u64			wait_since;
+	u64			head_since;
+	s64			deficit;
+	u16			weight;
+	bool			backlogged;
+
+	u64			green_ns;
+	u64			bytes_green;
+	u64			bytes_yellow;
+	u64			greens;
+	u64			yields;
+	u64			guard_runs;
+	u64			ack_runs;
+
+	struct ddl_keymap_cls	keymap;
+	struct ddl_burst_cls	burst;
+	struct ddl_pred_cls	pred;
+	struct ddl_fair_cls	fair;
+	struct ddl_cluster_cls	cl;
+};
+
+/**
+ * struct ddl_sched - scheduling state of one sch_ddl instance
+ * @jobs: number of job classes
+ * @cls: @jobs job classes and the background class, DDL_BG()
+ * @bm: backlogged jobs, one bit each
+ * @bm_top: bit w set when @bm[w] is non-zero
+ * @waiters: backlogged classes, least recently served first
+ * @rr: backlogged jobs in DRR order
+ * @acks: backlogged jobs with no data queued, in the order they got so
+ * @green: index of the green job, or DDL_NONE
+ * @green_since: when @green became green
+ * @slice_start: when @green's current slice began
+ * @slice_end: when @green's slice ends
+ * @green_empty_since: when @green's queue became empty, 0 while backlogged
+ * @bg_credit: background share credit, bytes times percent
+ * @ack_credit: credit of the ACK lane, bytes times DDL_ACK_SHARE
+ * @rotations: slice ends that moved green to another job
+ * @turns_forced: turns ended while green still had packets queued
+ * @yields: green handed on early
+ * @guard_runs: packets sent by the starvation guard
+ * @bgshare_runs: packets sent for the background share
+ * @ack_runs: job packets sent in the ACK lane
+ * @keymap: the key map (ddl_keymap.c)
+ * @pace: the shaper and the target (ddl_pace.c)
+ * @burst: the bursts (ddl_burst.c)
+ * @pred: the predictor and its lead window (ddl_predict.c)
+ * @fair: the fair order (ddl_fair.c)
+ * @cl: the cluster order (ddl_cluster.c)
+ * @log: the records (ddl_log.c)
+ */
+struct ddl_sched {
+	u32			jobs;
+	struct ddl_cls		*cls;
+	u64			bm[DDL_JOBS_MAX / 64];
+	u64			bm_top;
+	struct list_head	waiters;
+	struct list_head	rr;
+	struct list_head	acks;
+
+	u32			green;
+	u64			green_since;
+	u64			slice_start;
+	u64			slice_end;
+	u64			green_empty_since;
+	s64			bg_credit;
+	s64			ack_credit;
+
+	u64			rotations;
+	u64			turns_forced;
+	u64			yields;
+	u64			guard_runs;
+	u64			bgshare_runs;
+	u64			ack_runs;
+
+	struct ddl_keymap	keymap;
+	struct ddl_pace		pace;
+	struct ddl_burst	burst;
+	struct ddl_pred		pred;
+	struct ddl_fair		fair;
+	struct ddl_cluster	cl;
+	struct ddl_log		log;
+};
+
+/* Index of the background class. */
+#define DDL_BG(s)		((s)->jobs)
+
+int ddl_sched_init(struct ddl_sched *s, u32 jobs);
+void ddl_sched_destroy(struct ddl_sched *s);
+void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		  u64 now);
+void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now);
+bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		 u32 len, u64 now);
+u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
+	     enum ddl_reason *reason);
+void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		enum ddl_reason reason, u32 len, u64 now);
+void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
+void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
+		    u32 weight);
+void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
+		     const struct ddl_params *p, u64 now);
+void ddl_quiesce(struct ddl_sched *s, u64 now);
+u64 ddl_green_ns(const struct ddl_sched *s, u32 idx, u64 now);
+u64 ddl_turn_ns(const struct ddl_sched *s, const struct ddl_params *p,
+		u32 idx);
+u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
+		 u32 idx);
+u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
+u32 ddl_bm_first(const struct ddl_sched *s, u32 from);
+
+/**
+ * ddl_head_queued() - when the head packet of a class was queued
+ * @s: scheduler
+ * @idx: class index, backlogged
+ * @since: its enqueue time, ns
+ *
+ * Call after ddl_served() when the class still holds packets: the guard
+ * then bounds how long a packet waits, not only the gaps between two of a
+ * class's packets.  A TCP flow whose packets wait less than its minimum
+ * RTO keeps its timers: a job that waits for its turn loses no state.
+ * Without the call the guard counts from the class's last service.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+static inline void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
+{
+	s->cls[idx].head_since = since;
+}
+
+#endif /* _DDL_SCHED_H */
