@@ -106,12 +106,15 @@ for r in $rates; do
 	timing || continue
 	shaped "UDP at rate ${r}mbit" "$(printf '%s' "$tx" | bps)" "$r" 8 a0 \
 		ddl rate "${r}mbit"
-	# The shaper, not the sender, set that rate: most packets waited
-	# for it (the count spans the window and the reads around it).  Where
-	# the sender fell behind here, tbf's rate above stands for it.
+	# The shaper, not the sender, set that rate: a good part of the
+	# packets waited for it (none would, had the sender been the limit;
+	# the count spans the window and the reads around it).  Not "most":
+	# a wake-up of the watchdog sends what the burst credit allows, so at
+	# 100mbit about half of them waited, 49.97 % in one run at 4effa2f.
+	# Where the sender fell behind here, tbf's rate above stands for it.
 	if [ "$SHAPED_REF" = 0 ]; then
-		expect_ge "UDP at rate ${r}mbit: the shaper held most packets" \
-			$(( 2 * (p1 - p0) )) "$(printf '%s' "$tx" | jf packets)"
+		expect_ge "UDP at rate ${r}mbit: the shaper held a quarter of the packets or more" \
+			$(( 4 * (p1 - p0) )) "$(printf '%s' "$tx" | jf packets)"
 	else
 		sleep 1
 	fi
