@@ -50,6 +50,9 @@
  * and the next deal gives every job the reverse of its place.  So every
  * host computes the same place for a job without knowing the others, and
  * of any two jobs each is ahead (or level) in one deal of every pair.
+ * Sizes given as tiers (@tiers) split the code points among tiers of
+ * declared size, smaller sizes ahead, as PIAS's thresholds do for flows;
+ * the deal then places a job within its tier's code points only.
  *
  * Cost: O(1) per packet, O(log jobs) when a burst starts or its key moves;
  * a rank walks at most TC_DDL_DSCP_MAX jobs.  No clock is read: the glue
@@ -198,30 +201,66 @@ static u32 ddl_deal_hash(u32 idx, u64 pair)
 }
 
 /**
+ * ddl_fabric_tier() - the tier of a job's declared size
+ * @p: configuration
+ * @size: the job's declared whole burst, bytes; 0: none
+ * @weight: the job's weight
+ *
+ * The sizes of @p->tiers cut the declared sizes, taken per unit of weight
+ * (as a job of the default weight would declare them), into tiers: below
+ * the first is tier 0, from the first to the second tier 1, and so on.  A
+ * job that declared no size is in the last tier: nothing says it is short.
+ *
+ * Context: any; pure.  At most TC_DDL_TIERS_MAX comparisons.
+ * Return: the tier, 0 .. @p->ntiers.
+ */
+u32 ddl_fabric_tier(const struct ddl_params *p, u64 size, u32 weight)
+{
+	u32 t;
+
+	if (!size)
+		return p->ntiers;
+	/* size <= 2^40, DDL_WEIGHT_DEFAULT < 2^8 */
+	size = div_u64(size * DDL_WEIGHT_DEFAULT, weight);
+	for (t = 0; t < p->ntiers && size >= p->tiers[t]; t++)
+		;
+	return t;
+}
+
+/**
  * ddl_fabric_place() - the place a deal gives a job among the code points
- * @p: configuration: @p->ndscp code points, at least one
+ * @p: configuration: @p->ndscp code points, at least @p->ntiers + 1
  * @idx: job class index
+ * @tier: the job's tier (ddl_fabric_tier())
  * @deal: the deal's number (ddl_deal_of())
  *
- * Deals go in pairs.  The first of a pair places each job by a hash of its
- * class and the pair; the second by the complement of that hash, which
- * reverses the order of every two jobs.  A job's place is a function of
- * its class and the deal only: two hosts that hold different jobs give a
- * job they both hold the same place, and over any pair of deals every job
- * is ahead of every other one in one deal (or level with it in both).
- * Jobs whose hashes fall in the same share of the range are level, as are
- * jobs of the same class.
+ * The code points are shared out among the tiers in order, as evenly as
+ * they divide, the first ones to tier 0: every place of a tier is ahead of
+ * every place of the next.  Within its tier's share a job is dealt its
+ * place.  Deals go in pairs.  The first of a pair places each job by a
+ * hash of its class and the pair; the second by the complement of that
+ * hash, which reverses the order of every two jobs.  A job's place is a
+ * function of its class, its tier and the deal only: two hosts that hold
+ * different jobs give a job they both hold the same place, and over any
+ * pair of deals every job is ahead of every other one of its tier in one
+ * deal (or level with it in both).  Jobs whose hashes fall in the same
+ * share of the range are level, as are jobs of the same class.
  *
  * Context: any; pure.
  * Return: the place, 0 (first) .. @p->ndscp - 1.
  */
-u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u64 deal)
+u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u32 tier, u64 deal)
 {
 	u32 h = ddl_deal_hash(idx, deal >> 1);
+	u32 lo, hi;
 
+	/* A tier kept from before the tiers changed: the last of them. */
+	tier = min(tier, p->ntiers);
+	lo = tier * p->ndscp / (p->ntiers + 1);
+	hi = (tier + 1) * p->ndscp / (p->ntiers + 1);
 	if (deal & 1)
 		h = ~h;
-	return mul_u32_u32(h, p->ndscp) >> 32;
+	return lo + (mul_u32_u32(h, hi - lo) >> 32);
 }
 
 /* Time the declared size of job @c takes at its share of the rate, ns. */
@@ -481,7 +520,8 @@ static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
 	while (c->cl.mark_deal != deal) {
 		c->cl.mark_deal++;
 		c->cl.mark = max(c->cl.mark,
-				 ddl_fabric_place(p, idx, c->cl.mark_deal));
+				 ddl_fabric_place(p, idx, c->cl.tier,
+						  c->cl.mark_deal));
 	}
 }
 
@@ -528,8 +568,10 @@ u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
 		if (p->shuffle_us) {
 			u64 start = from + s->cl.clock_off;
 
+			c->cl.tier = ddl_fabric_tier(p, c->cl.size, c->weight);
 			c->cl.mark_deal = ddl_deal_of(p, start);
-			c->cl.mark = ddl_fabric_place(p, idx, c->cl.mark_deal);
+			c->cl.mark = ddl_fabric_place(p, idx, c->cl.tier,
+						      c->cl.mark_deal);
 			if (ddl_near_edge(p, start, (u64)p->shuffle_us *
 						    NSEC_PER_USEC_U64))
 				s->cl.edge_bursts++;

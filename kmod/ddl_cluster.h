@@ -29,6 +29,7 @@ struct ddl_sched;
  * @mark_burst: the start of its burst (with a shuffle: of its iteration)
  *	when @mark was set
  * @mark_deal: the last deal @mark covers (shuffle)
+ * @tier: the tier of its iteration's places (ddl_fabric_tier())
  */
 struct ddl_cluster_cls {
 	struct rb_node		node;
@@ -41,6 +42,7 @@ struct ddl_cluster_cls {
 	u32			mark;
 	u64			mark_burst;
 	u64			mark_deal;
+	u32			tier;
 };
 
 /**
@@ -83,7 +85,9 @@ void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c);
 u32 ddl_cluster_first(const struct ddl_sched *s);
 u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now);
 u64 ddl_deal_of(const struct ddl_params *p, u64 shared);
-u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u64 deal);
+u32 ddl_fabric_tier(const struct ddl_params *p, u64 size, u32 weight);
+u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u32 tier,
+		     u64 deal);
 u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
 		     u32 idx, u64 now);
 void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size);

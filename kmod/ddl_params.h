@@ -163,6 +163,10 @@
  * @shuffle_us: the place is dealt anew every @shuffle_us from @base_ns on
  *	the shared clock, from the job's class alone (ddl_fabric_place());
  *	0: the place is the job's rank in the cluster order (mode cluster)
+ * @ntiers: sizes in @tiers; 0: one tier
+ * @tiers: with a shuffle, a job whose declared size per unit of weight
+ *	reaches @tiers[i] (increasing) is dealt a place in tier i + 1 of the
+ *	code points (ddl_fabric_tier())
  * @burst_ns: derived by ddl_params_derive(): @burst as time at @rate
  * @target_bytes: derived by ddl_params_derive(): the target in force, bytes
  * @lead_ns: derived by ddl_params_derive(): the lead in force, ns
@@ -191,6 +195,8 @@ struct ddl_params {
 	u32	ndscp;
 	u8	dscp[TC_DDL_DSCP_MAX];
 	u32	shuffle_us;
+	u32	ntiers;
+	u64	tiers[TC_DDL_TIERS_MAX];
 
 	u64	burst_ns;
 	u64	target_bytes;

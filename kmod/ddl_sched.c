@@ -58,6 +58,8 @@ void ddl_params_init(struct ddl_params *p)
 	p->epoch_us = DDL_EPOCH_DEFAULT;
 	p->base_ns = 0;
 	p->ndscp = 0;
+	p->shuffle_us = 0;
+	p->ntiers = 0;
 	ddl_params_derive(p);
 }
 

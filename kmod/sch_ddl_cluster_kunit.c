@@ -698,17 +698,35 @@ static void ddl_f_setup(struct ddl_cluster_sim *c, u32 mode, u32 shuffle_us)
 	}
 }
 
+/* Both hosts split the code points into tiers at @size (0: one tier). */
+static void ddl_f_tiers(struct ddl_cluster_sim *c, u64 size)
+{
+	struct ddl_params old;
+	u32 h;
+
+	for (h = 0; h < DDL_C_HOSTS; h++) {
+		struct ddl_chost *x = &c->h[h];
+
+		old = x->p;
+		x->p.ntiers = !!size;
+		x->p.tiers[0] = size;
+		ddl_reconfigure(&x->s, &old, &x->p, 0);
+	}
+}
+
 /* The place the rule gives a packet of job 0 sent at @now. */
 static u32 ddl_f_rule(struct ddl_fabric_sim *f, const struct ddl_chost *x)
 {
 	u64 d = ddl_deal_of(&x->p, f->start + x->s.cl.clock_off);
 	u64 last = ddl_deal_of(&x->p, f->c->now + x->s.cl.clock_off);
+	const struct ddl_cls *c = &x->s.cls[0];
+	u32 tier = ddl_fabric_tier(&x->p, c->cl.size, c->weight);
 	u32 place = 0;
 
 	if (last - d > DDL_DEAL_SPAN)
 		return DDL_F_PLACES - 1;
 	for (; d <= last; d++)
-		place = max(place, ddl_fabric_place(&x->p, 0, d));
+		place = max(place, ddl_fabric_place(&x->p, 0, tier, d));
 	return place;
 }
 
@@ -787,30 +805,38 @@ static void ddl_f_run(struct ddl_fabric_sim *f, u32 slots)
 /*
  * With a shuffle, the shared job's mark is the same on both hosts at every
  * step, in mode fair and in mode cluster, over several seeds, though the
- * hosts hold different jobs and job 0 is sent at different times there.
+ * hosts hold different jobs and job 0 is sent at different times there;
+ * with one tier, and with two split at 6 MB (job 0 declares 2 to 12 MB,
+ * by the seed).
  */
 static void ddl_cluster_fabric_same_mark_test(struct kunit *test)
 {
 	static const u32 modes[] = { TC_DDL_MODE_FAIR, TC_DDL_MODE_CLUSTER };
-	u32 i, seed;
+	static const u64 tiers[] = { 0, 6000000 };
+	u32 i, t, seed;
 
 	for (i = 0; i < ARRAY_SIZE(modes); i++) {
-		for (seed = 1; seed <= 3; seed++) {
-			struct ddl_fabric_sim f = {};
+		for (t = 0; t < ARRAY_SIZE(tiers); t++) {
+			for (seed = 1; seed <= 3; seed++) {
+				struct ddl_fabric_sim f = {};
 
-			f.c = ddl_c_new(test, 100 * i + seed);
-			ddl_c_declare(f.c);
-			ddl_f_setup(f.c, modes[i], DDL_SHUFFLE_MIN);
-			ddl_f_run(&f, 100000);
-			KUNIT_EXPECT_GT(test, f.compared, 1000ULL);
-			KUNIT_EXPECT_GT(test, f.spans, 10ULL);
-			KUNIT_EXPECT_EQ_MSG(test, f.disagree, 0ULL,
-					    "mode %u seed %u", modes[i], seed);
-			KUNIT_EXPECT_EQ_MSG(test, f.off_rule, 0ULL,
-					    "mode %u seed %u: %llu of %llu",
-					    modes[i], seed, f.off_rule, f.sent);
-			ddl_cluster_test_exit(test);
-			test->priv = NULL;
+				f.c = ddl_c_new(test, 100 * i + 10 * t + seed);
+				ddl_c_declare(f.c);
+				ddl_f_setup(f.c, modes[i], DDL_SHUFFLE_MIN);
+				ddl_f_tiers(f.c, tiers[t]);
+				ddl_f_run(&f, 100000);
+				KUNIT_EXPECT_GT(test, f.compared, 1000ULL);
+				KUNIT_EXPECT_GT(test, f.spans, 10ULL);
+				KUNIT_EXPECT_EQ_MSG(test, f.disagree, 0ULL,
+						    "mode %u tiers %llu seed %u",
+						    modes[i], tiers[t], seed);
+				KUNIT_EXPECT_EQ_MSG(test, f.off_rule, 0ULL,
+						    "mode %u tiers %llu seed %u: %llu of %llu",
+						    modes[i], tiers[t], seed,
+						    f.off_rule, f.sent);
+				ddl_cluster_test_exit(test);
+				test->priv = NULL;
+			}
 		}
 	}
 }
@@ -871,12 +897,12 @@ static void ddl_cluster_fabric_iteration_hold_test(struct kunit *test)
 	ddl_f_setup(c, TC_DDL_MODE_FAIR, 5 * DDL_SHUFFLE_MIN);	/* 50 ms */
 	/* A deal whose place for job 0 is worse than the next one's. */
 	for (d = 2000; d < 2100; d++)
-		if (ddl_fabric_place(&x->p, 0, d) >
-		    ddl_fabric_place(&x->p, 0, d + 1))
+		if (ddl_fabric_place(&x->p, 0, 0, d) >
+		    ddl_fabric_place(&x->p, 0, 0, d + 1))
 			break;
 	KUNIT_ASSERT_LT(test, d, 2100ULL);
-	hi = ddl_fabric_place(&x->p, 0, d);
-	lo = ddl_fabric_place(&x->p, 0, d + 1);
+	hi = ddl_fabric_place(&x->p, 0, 0, d);
+	lo = ddl_fabric_place(&x->p, 0, 0, d + 1);
 
 	c->now = (d + 1) * deal - 9 * NSEC_PER_MSEC - x->s.cl.clock_off;
 	x->shard[0] = 500;			/* 7.5 ms */
@@ -915,16 +941,16 @@ static void ddl_cluster_fabric_deal_test(struct kunit *test)
 		p.ndscp = n;
 		for (d = 0; d < 400; d += 2) {
 			for (i = 0; i < 8; i++) {
-				u32 a0 = ddl_fabric_place(&p, i, d);
-				u32 a1 = ddl_fabric_place(&p, i, d + 1);
+				u32 a0 = ddl_fabric_place(&p, i, 0, d);
+				u32 a1 = ddl_fabric_place(&p, i, 0, d + 1);
 
 				KUNIT_ASSERT_LT(test, a0, n);
 				KUNIT_ASSERT_LT(test, a1, n);
 				if (n == 4 && !a0)
 					first[i]++;
 				for (j = 0; j < i; j++) {
-					u32 b0 = ddl_fabric_place(&p, j, d);
-					u32 b1 = ddl_fabric_place(&p, j, d + 1);
+					u32 b0 = ddl_fabric_place(&p, j, 0, d);
+					u32 b1 = ddl_fabric_place(&p, j, 0, d + 1);
 
 					if (a0 < b0)
 						KUNIT_EXPECT_GE(test, a1, b1);
@@ -944,6 +970,99 @@ static void ddl_cluster_fabric_deal_test(struct kunit *test)
 					  NSEC_PER_USEC), 3ULL);
 }
 
+/* The first and last places 8 jobs of tier @t get in deals @d, @d + 1. */
+static void ddl_t_range(const struct ddl_params *p, u32 t, u64 d, u32 *lo,
+			u32 *hi)
+{
+	u32 i, x;
+	u64 e;
+
+	*lo = U32_MAX;
+	*hi = 0;
+	for (i = 0; i < 8; i++) {
+		for (e = d; e <= d + 1; e++) {
+			x = ddl_fabric_place(p, i, t, e);
+			*lo = min(*lo, x);
+			*hi = max(*hi, x);
+		}
+	}
+}
+
+/* Of 8 jobs of tier @t, each is ahead of each in one of deals @d, @d + 1. */
+static void ddl_t_reverses(struct kunit *test, const struct ddl_params *p,
+			   u32 t, u64 d)
+{
+	u32 i, j, a0, a1, b0, b1;
+
+	for (i = 0; i < 8; i++) {
+		a0 = ddl_fabric_place(p, i, t, d);
+		a1 = ddl_fabric_place(p, i, t, d + 1);
+		for (j = 0; j < i; j++) {
+			b0 = ddl_fabric_place(p, j, t, d);
+			b1 = ddl_fabric_place(p, j, t, d + 1);
+			if (a0 < b0)
+				KUNIT_EXPECT_GE(test, a1, b1);
+			if (b0 < a0)
+				KUNIT_EXPECT_GE(test, b1, a1);
+		}
+	}
+}
+
+/*
+ * Tiers: every place of a tier is ahead of every place of the next, at
+ * every deal, for every split of 2 to 8 code points into 2 to 8 tiers,
+ * and every place is one of the code points; within a tier the deal still
+ * reverses every two jobs in a pair of deals; a size is in the tier of
+ * the last size of the tiers it reaches, per unit of weight, and no size
+ * at all is in the last tier.
+ */
+static void ddl_cluster_fabric_tiers_test(struct kunit *test)
+{
+	u32 n, k, t, lo, hi, lo1, hi1;
+	struct ddl_params p;
+	u64 d;
+
+	ddl_c_params(&p);
+	p.shuffle_us = DDL_SHUFFLE_MIN;
+	for (n = 2; n <= TC_DDL_DSCP_MAX; n++) {
+		p.ndscp = n;
+		for (k = 1; k < n; k++) {
+			p.ntiers = k;
+			for (d = 0; d < 200; d += 2) {
+				for (t = 0; t < k; t++) {
+					ddl_t_range(&p, t, d, &lo, &hi);
+					ddl_t_range(&p, t + 1, d, &lo1, &hi1);
+					KUNIT_ASSERT_LT_MSG(test, hi, lo1,
+							    "%u places, %u tiers, tier %u",
+							    n, k + 1, t);
+					KUNIT_ASSERT_LT(test, hi1, n);
+				}
+				ddl_t_reverses(test, &p, d % (k + 1), d);
+			}
+		}
+	}
+
+	p.ntiers = 2;
+	p.tiers[0] = 1000000;
+	p.tiers[1] = 4000000;
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, 999999, 1), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, 1000000, 1), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, 3999999, 1), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, 4000000, 1), 2U);
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, DDL_SIZE_MAX, 1), 2U);
+	/* Per unit of weight: 6 MB of weight 2 are 3 MB of weight 1. */
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, 6000000, 2), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, 0, 1), 2U);
+	p.ntiers = 0;
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, 999999, 1), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_fabric_tier(&p, 0, 1), 0U);
+	/* A tier kept from before the tiers were cut back: the last one. */
+	p.ndscp = 4;
+	p.ntiers = 1;
+	for (d = 0; d < 50; d++)
+		KUNIT_EXPECT_GE(test, ddl_fabric_place(&p, 3, 5, d), 2U);
+}
+
 static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_cluster_same_order_test),
 	KUNIT_CASE_SLOW(ddl_cluster_skew_test),
@@ -956,6 +1075,7 @@ static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE(ddl_cluster_fabric_rank_breaks_test),
 	KUNIT_CASE(ddl_cluster_fabric_deal_test),
 	KUNIT_CASE(ddl_cluster_fabric_iteration_hold_test),
+	KUNIT_CASE(ddl_cluster_fabric_tiers_test),
 	KUNIT_CASE(ddl_cluster_overrun_test),
 	KUNIT_CASE(ddl_cluster_mode_test),
 	{}

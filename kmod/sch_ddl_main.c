@@ -768,6 +768,7 @@ static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
 	[TCA_DDL_DSCP]		= { .type = NLA_BINARY },
 	[TCA_DDL_SHUFFLE]	= { .type = NLA_U32 },
 	[TCA_DDL_MEMORY_LIMIT]	= { .type = NLA_U32 },
+	[TCA_DDL_TIERS]		= { .type = NLA_BINARY },
 };
 
 /* Likewise: ddl_change_class() checks the values. */
@@ -841,6 +842,32 @@ static int ddl_check_dscp(const struct nlattr *attr,
 	return 0;
 }
 
+static int ddl_check_tiers(const struct nlattr *attr,
+			   struct netlink_ext_ack *extack)
+{
+	u64 t[TC_DDL_TIERS_MAX];
+	int i, n;
+
+	if (!attr)
+		return 0;
+	if (nla_len(attr) % sizeof(t[0]) ||
+	    nla_len(attr) > sizeof(t)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "tiers takes at most 7 sizes of 8 bytes");
+		return -ERANGE;
+	}
+	n = nla_memcpy(t, attr, sizeof(t)) / sizeof(t[0]);
+	for (i = 0; i < n; i++) {
+		if (!t[i] || t[i] > DDL_SIZE_MAX ||
+		    (i && t[i] <= t[i - 1])) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "tiers are increasing sizes between 1b and 1Tb");
+			return -ERANGE;
+		}
+	}
+	return 0;
+}
+
 /*
  * The range of every qdisc option, before anything else: the one place
  * they are checked (tc leaves them to the kernel).  Units as tc takes
@@ -854,6 +881,9 @@ static int ddl_check_ranges(struct nlattr **tb, struct netlink_ext_ack *extack)
 	if (err)
 		return err;
 	err = ddl_check_dscp(tb[TCA_DDL_DSCP], extack);
+	if (err)
+		return err;
+	err = ddl_check_tiers(tb[TCA_DDL_TIERS], extack);
 	if (err)
 		return err;
 
@@ -1047,6 +1077,10 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 				      sizeof(p->dscp));
 	}
 	ddl_get_u32(&p->shuffle_us, tb[TCA_DDL_SHUFFLE]);
+	if (tb[TCA_DDL_TIERS]) {
+		p->ntiers = nla_memcpy(p->tiers, tb[TCA_DDL_TIERS],
+				       sizeof(p->tiers)) / sizeof(p->tiers[0]);
+	}
 	if (p->shuffle_us && !p->ndscp) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "shuffle deals the code points of dscp: give dscp, or shuffle off");
@@ -1055,6 +1089,16 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 	if (p->shuffle_us && p->shuffle_us < p->epoch_us) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "shuffle must be at least one epoch");
+		return -EINVAL;
+	}
+	if (p->ntiers && !p->shuffle_us) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "tiers split the code points a shuffle deals: give shuffle, or tiers off");
+		return -EINVAL;
+	}
+	if (p->ntiers && p->ndscp < p->ntiers + 1) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "tiers need a code point each: give more dscp, or fewer tiers");
 		return -EINVAL;
 	}
 	if (p->ndscp && !p->shuffle_us && !ddl_mode(p)->cluster) {
@@ -1111,6 +1155,8 @@ static void ddl_commit_params(struct ddl_params *dst,
 	WRITE_ONCE(dst->ndscp, src->ndscp);
 	memcpy(dst->dscp, src->dscp, sizeof(dst->dscp));
 	WRITE_ONCE(dst->shuffle_us, src->shuffle_us);
+	WRITE_ONCE(dst->ntiers, src->ntiers);
+	memcpy(dst->tiers, src->tiers, sizeof(dst->tiers));
 	dst->burst_ns = src->burst_ns;
 	dst->target_bytes = src->target_bytes;
 	dst->lead_ns = src->lead_ns;
@@ -1236,7 +1282,10 @@ static int ddl_dump(struct Qdisc *sch, struct sk_buff *skb)
 			      TCA_DDL_PAD) ||
 	    nla_put(skb, TCA_DDL_DSCP, READ_ONCE(q->params.ndscp),
 		    q->params.dscp) ||
-	    nla_put_u32(skb, TCA_DDL_SHUFFLE, READ_ONCE(q->params.shuffle_us)))
+	    nla_put_u32(skb, TCA_DDL_SHUFFLE, READ_ONCE(q->params.shuffle_us)) ||
+	    nla_put(skb, TCA_DDL_TIERS,
+		    READ_ONCE(q->params.ntiers) * sizeof(q->params.tiers[0]),
+		    q->params.tiers))
 		goto nla_put_failure;
 
 	/* The target as it was given: in time or in bytes. */
@@ -1560,6 +1609,8 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->dscp_marks = cl->dscp_marks;
 	if (idx != DDL_BG(&q->s) && q->params.ndscp)
 		cs->place = min(q->s.cls[idx].cl.mark, q->params.ndscp - 1);
+	if (idx != DDL_BG(&q->s) && q->params.ntiers)
+		cs->tier = min(q->s.cls[idx].cl.tier, q->params.ntiers) + 1;
 	sch_tree_unlock(sch);
 
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||

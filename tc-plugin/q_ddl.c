@@ -54,7 +54,7 @@ static void explain(void)
 		"               [ target BYTES|TIME|off|auto ] [ interval TIME ]\n"
 		"               [ ecn | noecn ] [ lead TIME|auto ] [ maxperiod TIME ]\n"
 		"               [ epoch TIME ] [ base NSEC ] [ dscp DSCP[,DSCP...]|off ]\n"
-		"               [ shuffle TIME|off ]\n");
+		"               [ shuffle TIME|off ] [ tiers BYTES[,BYTES...]|off ]\n");
 }
 
 static void cexplain(void)
@@ -240,6 +240,8 @@ struct ddl_qopt {
 	__u64	val[TCA_DDL_MAX + 1];
 	__u8	dscp[64];	/* one per code point: the kernel takes fewer */
 	__u32	ndscp;
+	__u64	tiers[64];	/* likewise */
+	__u32	ntiers;
 };
 
 /* "46,10,0": code points, each one byte; "off": none. */
@@ -266,6 +268,29 @@ static int ddl_get_dscp(struct ddl_qopt *o, const char *arg)
 	}
 }
 
+/* "1m,8m": sizes, each a u64 of bytes; "off": none. */
+static int ddl_get_tiers(struct ddl_qopt *o, const char *arg)
+{
+	char buf[32];
+	size_t n;
+
+	o->ntiers = 0;
+	if (strcmp(arg, "off") == 0)
+		return 0;
+	for (;;) {
+		n = strcspn(arg, ",");
+		if (!n || n >= sizeof(buf) || o->ntiers == ARRAY_SIZE(o->tiers))
+			return -1;
+		memcpy(buf, arg, n);
+		buf[n] = '\0';
+		if (ddl_get_size64(&o->tiers[o->ntiers++], buf))
+			return -1;
+		if (arg[n] == '\0')
+			return 0;
+		arg += n + 1;
+	}
+}
+
 /* What an option's argument is, and what it sends. */
 enum ddl_arg {
 	DDL_ARG_ON,		/* no argument: 1 */
@@ -284,6 +309,7 @@ enum ddl_arg {
 	DDL_ARG_KEY,
 	DDL_ARG_TARGET,		/* bytes or a time, off or auto */
 	DDL_ARG_DSCP,
+	DDL_ARG_TIERS,
 };
 
 /* The qdisc options, in the order of the usage. */
@@ -314,6 +340,7 @@ static const struct ddl_opt {
 	{ "base",	  TCA_DDL_BASE,		DDL_ARG_U64 },
 	{ "dscp",	  TCA_DDL_DSCP,		DDL_ARG_DSCP },
 	{ "shuffle",	  TCA_DDL_SHUFFLE,	DDL_ARG_US_OFF },
+	{ "tiers",	  TCA_DDL_TIERS,	DDL_ARG_TIERS },
 };
 
 static const struct ddl_opt *ddl_find_opt(const char *name)
@@ -414,6 +441,8 @@ static int ddl_get_arg(struct ddl_qopt *o, const struct ddl_opt *opt,
 		return ddl_get_target(o, arg);
 	case DDL_ARG_DSCP:
 		return ddl_get_dscp(o, arg) ? -1 : opt->type;
+	case DDL_ARG_TIERS:
+		return ddl_get_tiers(o, arg) ? -1 : opt->type;
 	}
 	if (err)
 		return -1;
@@ -434,6 +463,9 @@ static void ddl_put_opt(struct nlmsghdr *n, const struct ddl_qopt *o)
 			addattr64(n, 1024, type, o->val[type]);
 		else if (type == TCA_DDL_DSCP)
 			addattr_l(n, 1024, type, o->dscp, o->ndscp);
+		else if (type == TCA_DDL_TIERS)
+			addattr_l(n, 1024, type, o->tiers,
+				  o->ntiers * sizeof(o->tiers[0]));
 		else
 			addattr32(n, 1024, type, o->val[type]);
 	}
@@ -551,6 +583,26 @@ static void ddl_print_dscp(struct rtattr *attr)
 	print_string(PRINT_FP, NULL, "%s ", n ? "" : "off");
 }
 
+/* JSON "tiers": [1048576]; text "tiers 1048576" (bytes) or "tiers off". */
+static void ddl_print_tiers(struct rtattr *attr)
+{
+	int i, n = RTA_PAYLOAD(attr) / sizeof(__u64);
+	__u64 v;
+
+	open_json_array(PRINT_JSON, "tiers");
+	for (i = 0; i < n; i++) {
+		memcpy(&v, (char *)RTA_DATA(attr) + i * sizeof(v), sizeof(v));
+		print_u64(PRINT_JSON, NULL, NULL, v);
+	}
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_FP, NULL, "%s", "tiers ");
+	for (i = 0; i < n; i++) {
+		memcpy(&v, (char *)RTA_DATA(attr) + i * sizeof(v), sizeof(v));
+		print_u64(PRINT_FP, NULL, i ? ",%llu" : "%llu", v);
+	}
+	print_string(PRINT_FP, NULL, "%s ", n ? "" : "off");
+}
+
 static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 			 struct rtattr *opt)
 {
@@ -650,6 +702,8 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 			print_string(PRINT_FP, NULL, "shuffle %s ", "off");
 		}
 	}
+	if (tb[TCA_DDL_TIERS])
+		ddl_print_tiers(tb[TCA_DDL_TIERS]);
 	return 0;
 }
 
@@ -1042,8 +1096,10 @@ static void ddl_print_cl_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, class, cl_rot);
 	DDL_CNT(&o, len, *st, class, rank);
 	DDL_CNT(&o, len, *st, class, dscp_marks);
-	if (DDL_HAS_CLOCK(len))
+	if (DDL_HAS_CLOCK(len)) {
 		DDL_CNT(&o, len, *st, class, place);
+		DDL_CNT(&o, len, *st, class, tier);
+	}
 	/* Burst completion times: quantiles, then the non-empty buckets. */
 	ddl_line(&o);
 	DDL_CNT(&o, len, *st, class, bursts_done);

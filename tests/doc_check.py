@@ -62,6 +62,7 @@ ATTRS = {
     "BASE": "base",
     "DSCP": "dscp",
     "SHUFFLE": "shuffle",
+    "TIERS": "tiers",
 }
 CLASS_ATTRS = {
     "WEIGHT": "weight",

@@ -8,11 +8,12 @@
   dscp_check.py recv ADDR4 ADDR6 PORT EXPECT SECS
       receive until EXPECT datagrams or SECS seconds; print one line
       "FAMILY SPORT TOS COUNT" per kind of datagram, then "total N".
-  dscp_check.py place PLACES DEAL MINOR...
+  dscp_check.py place PLACES DEAL MINOR[/TIER/TIERS]...
       the place (0 first) the deal DEAL gives each job class MINOR among
-      PLACES code points with a shuffle, one per line: the rule of
-      sch_ddl.rst ("The fabric's code points") written out again, so that
-      a test compares the kernel with the documented rule.
+      PLACES code points with a shuffle, one per line; with /TIER/TIERS,
+      in tier TIER (0 first) of TIERS: the rule of sch_ddl.rst ("The
+      fabric's code points") written out again, so that a test compares
+      the kernel with the documented rule.
 
 Only datagrams whose IPv4 header checksum is right reach a socket.
 """
@@ -78,15 +79,17 @@ def recv(a4, a6, port, expect, secs):
 M64 = (1 << 64) - 1
 
 
-def place(places, deal, minor):
-	"""The place of job class MINOR (1..) in deal DEAL."""
+def place(places, deal, minor, tier=0, tiers=1):
+	"""The place of job class MINOR (1..) of tier TIER in deal DEAL."""
 	x = ((deal >> 1) * 0x9E3779B97F4A7C15 + minor - 1) & M64
 	x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M64
 	x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M64
 	h = (x ^ (x >> 31)) >> 32
 	if deal & 1:
 		h ^= 0xFFFFFFFF
-	return (h * places) >> 32
+	lo = tier * places // tiers
+	hi = (tier + 1) * places // tiers
+	return lo + ((h * (hi - lo)) >> 32)
 
 
 def main():
@@ -100,7 +103,8 @@ def main():
 		     int(sys.argv[5]), float(sys.argv[6]))
 	elif cmd == "place":
 		for m in sys.argv[4:]:
-			print(place(int(sys.argv[2]), int(sys.argv[3]), int(m)))
+			job = [int(v) for v in m.split("/")]
+			print(place(int(sys.argv[2]), int(sys.argv[3]), *job))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ usage: nlraw.py DEV MODE VALUE
   MODE unknown    an attribute type the kernel does not know
   MODE notnested  TCA_OPTIONS without NLA_F_NESTED
   MODE dscp       TCA_DDL_DSCP, the bytes of VALUE ("46,10")
+  MODE tiers      TCA_DDL_TIERS, the u64s of VALUE ("1000,2000")
+  MODE tiersraw   TCA_DDL_TIERS of VALUE zero bytes
        nlraw.py DEV opts NAME=VALUE... [/ NAME=VALUE...]...
                   TCA_OPTIONS(nested){ the named u32 attributes; rate
                   is a u64 }; "/" separates requests, sent in turn
@@ -32,6 +34,7 @@ QDISC_ATTRS = {"limit": 2, "jobs": 3, "mode": 4, "slice": 5, "yield": 6,
                "epoch": 19, "base": 20, "shuffle": 22}
 U64_ATTRS = {"rate", "base", "size"}
 TCA_DDL_DSCP = 21
+TCA_DDL_TIERS = 24
 CLASS_ATTRS = {"weight": 1, "size": 2}
 NETLINK_CAP_ACK, NETLINK_EXT_ACK = 10, 11
 NLMSGERR_ATTR_MSG = 1
@@ -111,6 +114,12 @@ def main():
     elif mode == "dscp":
         ds = bytes(int(v, 0) for v in args[0].split(","))
         reqs = [attr(TCA_OPTIONS | NLA_F_NESTED, attr(TCA_DDL_DSCP, ds))]
+    elif mode == "tiers":
+        ts = b"".join(struct.pack("Q", int(v)) for v in args[0].split(","))
+        reqs = [attr(TCA_OPTIONS | NLA_F_NESTED, attr(TCA_DDL_TIERS, ts))]
+    elif mode == "tiersraw":
+        reqs = [attr(TCA_OPTIONS | NLA_F_NESTED,
+                     attr(TCA_DDL_TIERS, bytes(int(args[0]))))]
     elif mode == "notnested":
         reqs = [attr(TCA_OPTIONS, attr(TCA_DDL_LIMIT, struct.pack("I", 10)))]
     else:

@@ -296,6 +296,67 @@ expect_eq "the TAI offset exported" "$(sfield "$qs" 1: tai_off_ns)" \
 	"$(python3 -S -c 'import time
 print(round((time.clock_gettime_ns(time.CLOCK_TAI) - time.time_ns()) / 1e9) * 10**9)')"
 
+# Tiers: one size, 100 kB, splits the four code points into two tiers
+# of two.  Jobs 1 and 3 (150 kB of weight 2: 75 kB per unit) are in the
+# first, job 2 (1 MB) and job 4 (no size) in the second.  A new iteration
+# of each job (after a quiet time longer than a pause) takes its tier's
+# place: the rule's, with the tier.
+run "tiers 100000" tc -n ddlc-s qdisc change dev s0 root ddl tiers 100000
+expect_eq "tiers dumped" \
+	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE '(dscp|shuffle|tiers) [0-9a-z,.+]+' | tr '\n' ' ')" \
+	"dscp 46,34,26,10 shuffle 3600s tiers 100000 "
+expect_eq "tiers in JSON" \
+	"$(tc -j -n ddlc-s qdisc show dev s0 | python3 -S -c 'import json, sys
+print(json.load(sys.stdin)[0]["options"]["tiers"])')" "[100000]"
+tc -n ddlc-s class change dev s0 parent 1: classid 1:1 ddl size 50000
+tc -n ddlc-s class change dev s0 parent 1: classid 1:2 ddl size 1000000
+tc -n ddlc-s class change dev s0 parent 1: classid 1:3 ddl weight 2 size 150000
+sleep 0.1
+start_sink $(( 8 * N ))
+run "four jobs send again" ip netns exec ddlc-s python3 -S \
+	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 \
+	5001 5002 5003 5004
+wait "$sink"
+sed 's/^/# /' "$T/recv"
+tiers=(0 1 0 1)
+mapfile -t places < <(python3 -S "$TESTS_DIR/dscp_check.py" place 4 0 \
+	1/0/2 2/1/2 3/0/2 4/1/2)
+echo "# places of jobs 1-4 in deal 0 with tiers: ${places[*]}"
+for j in 1 2 3 4; do
+	tos=$(( ${cps[${places[$(( j - 1 ))]}]} << 2 | 2 ))
+	for f in 4 6; do
+		expect_eq "IPv$f: job $j (tier ${tiers[$(( j - 1 ))]}) leaves with the DSCP of its place (${places[$(( j - 1 ))]})" \
+			"$(count $f $(( 5000 + j )) $tos)" $N
+	done
+done
+cs=$(cstats -n ddlc-s s0)
+expect_eq "each class's tier, from 1" \
+	"$(for j in 1 2 3 4; do cfield "$cs" 1:$j tier; done | tr '\n' ' ')" \
+	"1 2 1 2 "
+expect_eq "each class's place within its tier" \
+	"$(for j in 1 2 3 4; do cfield "$cs" 1:$j place; done | tr '\n' ' ')" \
+	"$(echo "${places[*]} ")"
+expect_fail "tiers without a code point each" 'give more dscp, or fewer tiers' \
+	tc -n ddlc-s qdisc change dev s0 root ddl dscp 46,10 tiers 1k,2k
+expect_fail "tiers without a shuffle" 'give shuffle, or tiers off' \
+	tc -n ddlc-s qdisc change dev s0 root ddl mode cluster shuffle off
+expect_fail "tiers that do not increase" 'tiers are increasing sizes' \
+	tc -n ddlc-s qdisc change dev s0 root ddl tiers 2k,1k
+expect_match "eight tiers (raw netlink): refused" \
+	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 tiers 1,2,3,4,5,6,7,8)" \
+	'^error -34: tiers takes at most 7 sizes of 8 bytes$'
+expect_match "a size of 12 bytes (raw netlink): refused" \
+	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 tiersraw 12)" \
+	'^error -34: tiers takes at most 7 sizes of 8 bytes$'
+expect_eq "the tiers stay" \
+	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE '(mode|dscp|shuffle|tiers) [0-9a-z,.+]+' | tr '\n' ' ')" \
+	"mode fair dscp 46,34,26,10 shuffle 3600s tiers 100000 "
+run "tiers off" tc -n ddlc-s qdisc change dev s0 root ddl tiers off
+expect_eq "tiers off dumped" \
+	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE 'tiers [0-9a-z,.+]+')" "tiers off"
+cs=$(cstats -n ddlc-s s0)
+expect_eq "no tiers: tier 0" "$(cfield "$cs" 1:1 tier)" 0
+
 # Configurations that cannot work: refused, the old one stays.
 expect_fail "a shuffle without code points" 'give dscp, or shuffle off' \
 	tc -n ddlc-s qdisc change dev s0 root ddl dscp off

@@ -65,6 +65,13 @@ enum {
 				 * queue may hold; over it, the class that
 				 * holds the most loses its head packet
 				 */
+	TCA_DDL_TIERS,		/* binary: __u64 sizes, bytes, increasing: a
+				 * job whose declared size (per unit of
+				 * weight) reaches the i-th is dealt a place
+				 * among the code points of tier i + 1 (with
+				 * a shuffle); empty: one tier; at most
+				 * TC_DDL_TIERS_MAX
+				 */
 	__TCA_DDL_MAX
 };
 
@@ -83,6 +90,9 @@ enum {
 
 /* Code points of TCA_DDL_DSCP: one per rank, at most. */
 #define TC_DDL_DSCP_MAX		8
+
+/* Sizes of TCA_DDL_TIERS: every tier takes one code point at least. */
+#define TC_DDL_TIERS_MAX	(TC_DDL_DSCP_MAX - 1)
 
 /* How the green job and the order behind it change over time. */
 enum tc_ddl_mode {
@@ -271,7 +281,9 @@ struct tc_ddl_cl_stats {
 	__u32	place;		/* the place its packets carry out (dscp): the
 				 * index of their code point
 				 */
-	__u32	pad2;
+	__u32	tier;		/* the tier of its declared size (tiers),
+				 * from 1 for the smallest; 0: no tiers
+				 */
 	__u64	drop_overmemory; /* its packets dropped for memory_limit */
 	__u32	memory_used;	/* bytes of memory its queue holds */
 	__u32	pad3;
