@@ -18,16 +18,6 @@
 
 /* sch_ddl_log: completed bursts */
 
-/* @n packets arrive in job @idx, starting a burst as the glue does. */
-static void ddl_log_enqueue(struct ddl_sim *sim, u32 idx, u32 n)
-{
-	u32 i;
-
-	ddl_sim_enqueue(sim, idx, n);
-	for (i = 0; i < n; i++)
-		ddl_arrived(&sim->s, &sim->p, idx, sim->len[idx], sim->now);
-}
-
 /* Send everything queued, one packet per @gap ns. */
 static void ddl_log_drain(struct ddl_sim *sim, u64 gap)
 {
@@ -48,14 +38,14 @@ static void ddl_burst_next_closes_test(struct kunit *test)
 	struct ddl_job_log *l;
 
 	sim->now = 10 * DDL_T_MS;
-	ddl_log_enqueue(sim, 0, 10);
+	ddl_sim_arrive(sim, 0, 10, sim->now);
 	ddl_log_drain(sim, 100 * DDL_T_US);	/* last sent at +0.9 ms */
 	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].burst.open);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s, 0, 0));
 
 	sim->now = 20 * DDL_T_MS;
-	ddl_log_enqueue(sim, 0, 1);
+	ddl_sim_arrive(sim, 0, 1, sim->now);
 	l = &sim->s.log.jlog[0];
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
 	KUNIT_EXPECT_EQ(test, l->done, 1);
@@ -78,10 +68,10 @@ static void ddl_burst_pause_continues_test(struct kunit *test)
 	const struct ddl_burst_rec *r;
 
 	sim->now = DDL_T_MS;
-	ddl_log_enqueue(sim, 1, 2);
+	ddl_sim_arrive(sim, 1, 2, sim->now);
 	ddl_log_drain(sim, 10 * DDL_T_US);
 	sim->now += 500 * DDL_T_US;	/* under DDL_BURST_GAP_US */
-	ddl_log_enqueue(sim, 1, 2);
+	ddl_sim_arrive(sim, 1, 2, sim->now);
 	ddl_log_drain(sim, 10 * DDL_T_US);
 	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
@@ -109,7 +99,7 @@ static void ddl_burst_settle_waits_test(struct kunit *test)
 	u64 empty;
 
 	sim->now = DDL_T_MS;
-	ddl_log_enqueue(sim, 0, 3);
+	ddl_sim_arrive(sim, 0, 3, sim->now);
 	ddl_burst_settle(&sim->s, &sim->p, 0, sim->now + DDL_T_MS * 100);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 	ddl_log_drain(sim, DDL_T_US);
@@ -138,7 +128,7 @@ static void ddl_burst_ring_wraps_test(struct kunit *test)
 	for (i = 0; i < n; i++) {
 		/* Burst i: i + 1 packets, one every 100 us. */
 		sim->now = (u64)(i + 1) * 100 * DDL_T_MS;
-		ddl_log_enqueue(sim, 0, i + 1);
+		ddl_sim_arrive(sim, 0, i + 1, sim->now);
 		ddl_log_drain(sim, 100 * DDL_T_US);
 		ddl_burst_settle(&sim->s, &sim->p, 0,
 				 sim->now + DDL_BURST_GAP_NS);
@@ -171,7 +161,7 @@ static void ddl_burst_new_owner_test(struct kunit *test)
 	sim->now = DDL_T_MS;
 	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 7001, sim->now),
 			0);
-	ddl_log_enqueue(sim, 0, 2);
+	ddl_sim_arrive(sim, 0, 2, sim->now);
 	ddl_log_drain(sim, DDL_T_US);
 	sim->now += 10 * DDL_T_US;
 	KUNIT_ASSERT_EQ(test, ddl_key_class(&sim->s, &sim->p, 7002, sim->now),
