@@ -525,7 +525,8 @@ static void ddl_fair_slack_test(struct kunit *test)
 	struct ddl_fsim *f = ddl_fair_after_100(test, 103, 5);
 
 	/* Only the first, unknown sizes grew the tags: alike for both. */
-	KUNIT_EXPECT_EQ(test, f->sim->s.cls[0].fair.tag_exts, f->sim->s.cls[1].fair.tag_exts);
+	KUNIT_EXPECT_EQ(test, f->sim->s.cls[0].fair.tag_exts,
+			f->sim->s.cls[1].fair.tag_exts);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 2].done, f->b[f->nb - 1].done);
 	KUNIT_EXPECT_LE(test, f->b[f->nb - 2].done,
 			f->b[f->nb - 2].done_gps + DDL_F_PKT);
@@ -555,7 +556,8 @@ static void ddl_fair_size_change_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, f->b[7].done, f->b[6].done);
 	/* Learned down: the last bursts of job 0 go first. */
 	KUNIT_EXPECT_LT(test, f->b[22].done, f->b[23].done);
-	KUNIT_EXPECT_LT(test, f->sim->s.cls[0].pred.burst_size, 100ULL * DDL_F_PKT);
+	KUNIT_EXPECT_LT(test, f->sim->s.cls[0].pred.burst_size,
+			100ULL * DDL_F_PKT);
 }
 
 /*
@@ -707,7 +709,7 @@ static void ddl_fair_resume_test(struct kunit *test)
 #define DDL_C_US	1000ULL
 #define DDL_C_MS	1000000ULL
 #define DDL_C_PKT_NS	12000ULL
-#define DDL_C_RATE	DDL_GBIT(1)	/* bytes/s: DDL_F_PKT per DDL_C_PKT_NS */
+#define DDL_C_RATE	DDL_GBIT(1)	/* DDL_F_PKT per DDL_C_PKT_NS */
 #define DDL_C_PIECES	8
 #define DDL_C_ITERS	10
 #define DDL_C_JOBS_MAX	5
@@ -1086,7 +1088,8 @@ static u64 ddl_unknown_run(struct kunit *test, u32 jobs, const u32 *pkts,
 		for (j = 0; j < jobs; j++) {
 			/* The initial window, then two per ACK due. */
 			n = unq[j] == pkts[j] ? 10 : 0;
-			while (head[j] < tail[j] && ack[j][head[j]] <= sim->now) {
+			while (head[j] < tail[j] &&
+			       ack[j][head[j]] <= sim->now) {
 				head[j]++;
 				n += 2;
 			}

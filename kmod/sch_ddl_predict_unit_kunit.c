@@ -151,4 +151,4 @@ static struct kunit_suite ddl_predict_unit_test_suite = {
 kunit_test_suite(ddl_predict_unit_test_suite);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("KUnit tests for the sch_ddl moving average and learned sizes");
+MODULE_DESCRIPTION("KUnit tests for the sch_ddl predictor alone");
