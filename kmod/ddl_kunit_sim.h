@@ -1,37 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ddl_kunit_sim.h - the simulated qdisc the KUnit suites drive through the
- * scheduler as the glue does (sch_ddl_sched_kunit.c, sch_ddl_keymap_kunit.c,
- * sch_ddl_log_kunit.c, sch_ddl_pace_kunit.c, sch_ddl_predict_kunit.c):
- * per-class packet counters stand in for the queues, and the tests set
- * the clock themselves.  ddl_sim_new() and its helpers count packets of a
- * fixed length per class; ddl_psim_new() and the ddl_psim_ helpers send
- * whole bursts at once, for the shaper, the target and the predictor.
- * Include it after the core units.
+ * ddl_kunit_sim.h - the simulated qdisc, the one model of sch_ddl the
+ * KUnit suites drive the core through, as the glue does: per-class packet
+ * counters stand in for the queues; the tests set the clock themselves,
+ * or give the sim a rate and it is a link.  ddl_sim_new() and its helpers
+ * count packets of a fixed length per class; ddl_sim_arrive() tells the
+ * core of each packet as the glue does, ddl_sim_push() queues packets of
+ * their own length; ddl_psim_new() and the ddl_psim_ helpers send whole
+ * bursts at once, for the shaper, the target and the predictor.  The
+ * suites' workloads (closed-loop jobs, rounds of bursts, TCP senders) and
+ * their references (GPS, SRPT) are built on it.  Include it after the
+ * core units (ddl_kunit_core.h).
  */
 #ifndef _DDL_KUNIT_SIM_H
 #define _DDL_KUNIT_SIM_H
 
-#include <kunit/test.h>
-
-#define DDL_T_US	1000ULL			/* ns */
-#define DDL_T_MS	1000000ULL		/* ns */
-#define DDL_T_LEN	1500U			/* default packet, bytes */
-#define DDL_T_PKT_NS	(12 * DDL_T_US)		/* 1500 bytes at 1 Gbit/s */
-#define DDL_T_LOTS	1000000000U		/* a queue never running dry */
-#define DDL_T_BG	(U32_MAX - 1)		/* in tables: the background */
-
-#define DDL_P_US	1000ULL			/* ns */
-#define DDL_P_MS	1000000ULL		/* ns */
-#define DDL_P_SEC	1000000000ULL		/* ns */
-#define DDL_P_T0	DDL_P_SEC		/* a clock well past boot */
-#define DDL_P_PKT	1500U			/* default packet, bytes */
-#define DDL_P_TARGET	30000U			/* default target, bytes */
-
-#define DDL_KBIT(k)	((k) * 125ULL)		/* bytes/s */
-#define DDL_MBIT(m)	((m) * 125000ULL)
-#define DDL_GBIT(g)	((g) * 125000000ULL)
-#define DDL_ODD_RATE	123456789ULL		/* 1514e9 / rate: 12263.4 ns */
+#include "ddl_kunit.h"
 
 /* The burst in bytes that ddl_params_derive() documents for @rate. */
 static inline u64 ddl_p_burst_bytes(u64 rate, u32 burst)
@@ -42,7 +26,14 @@ static inline u64 ddl_p_burst_bytes(u64 rate, u32 burst)
 		     DDL_BURST_MIN_AUTO);
 }
 
-/* The simulated qdisc: the scheduler and per-class packet counters. */
+/*
+ * The simulated qdisc: the scheduler, per-class packet counters and a
+ * clock.  Every packet of a class has that class's length, or, after
+ * ddl_sim_fifo(), its own, kept in a FIFO per class.  With a rate, the
+ * sim is a link: a packet sent moves the clock on by its time on the
+ * wire, after the core has heard of it as the glue tells it, at the time
+ * it was dequeued.
+ */
 struct ddl_sim {
 	struct kunit		*test;
 	struct ddl_sched	s;
@@ -52,14 +43,18 @@ struct ddl_sim {
 	u32			*len;	/* length of every packet, per class */
 	u64			*bytes;	/* bytes sent, per class */
 	enum ddl_reason		reason;	/* of the last pick */
+	u64			rate;	/* of the link, bytes/s; 0: none */
+	u32			*fifo;	/* ddl_sim_fifo(): lengths, per class */
+	u32			*head;	/* ... the oldest's place, per class */
+	u32			fifo_cap;	/* ... packets a class holds */
 };
 
 /*
- * A scheduler with @jobs job classes and the default configuration, in
- * mode rotate; the caller sets parameters and calls ddl_params_derive().
- * ddl_sched_exit() frees it.
+ * A scheduler with @jobs job classes and the default configuration; the
+ * caller sets parameters and calls ddl_params_derive().  ddl_sched_exit()
+ * frees it.
  */
-static inline struct ddl_sim *ddl_psim_new(struct kunit *test, u32 jobs)
+static inline struct ddl_sim *ddl_sim_alloc(struct kunit *test, u32 jobs)
 {
 	struct ddl_sim *sim;
 	u32 i;
@@ -81,10 +76,18 @@ static inline struct ddl_sim *ddl_psim_new(struct kunit *test, u32 jobs)
 	sim->test = test;
 	ddl_params_init(&sim->p);
 	sim->p.jobs = jobs;
-	/* The suites of the rotation and its parts: mode fair has its own. */
-	sim->p.mode = TC_DDL_MODE_ROTATE;
 	KUNIT_ASSERT_EQ(test, ddl_sched_init(&sim->s, jobs), 0);
 	test->priv = sim;
+	return sim;
+}
+
+/* As ddl_sim_alloc(), in mode rotate. */
+static inline struct ddl_sim *ddl_psim_new(struct kunit *test, u32 jobs)
+{
+	struct ddl_sim *sim = ddl_sim_alloc(test, jobs);
+
+	/* The suites of the rotation and its parts: mode fair has its own. */
+	sim->p.mode = TC_DDL_MODE_ROTATE;
 	return sim;
 }
 
@@ -99,6 +102,20 @@ static inline struct ddl_sim *ddl_sim_new(struct kunit *test, u32 jobs)
 	sim->p.yield_us = 0;
 	sim->p.maxwait_us = DDL_MAXWAIT_MAX;
 	return sim;
+}
+
+/* Give each class a FIFO of @cap packets, each with its own length. */
+static inline void ddl_sim_fifo(struct ddl_sim *sim, u32 cap)
+{
+	u32 classes = DDL_BG(&sim->s) + 1;
+
+	sim->fifo = kunit_kcalloc(sim->test, classes * cap, sizeof(u32),
+				  GFP_KERNEL);
+	sim->head = kunit_kcalloc(sim->test, classes, sizeof(u32),
+				  GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(sim->test, sim->fifo);
+	KUNIT_ASSERT_NOT_NULL(sim->test, sim->head);
+	sim->fifo_cap = cap;
 }
 
 static inline int ddl_sched_init_case(struct kunit *test)
@@ -131,6 +148,35 @@ static inline void ddl_sim_enqueue(struct ddl_sim *sim, u32 idx, u32 n)
 	sim->qlen[idx] += n;
 }
 
+/*
+ * @n packets arrive in class @idx at @t, as the glue takes them: the
+ * class becomes backlogged, and the core hears of each (ddl_arrived()).
+ */
+static inline void ddl_sim_arrive(struct ddl_sim *sim, u32 idx, u32 n, u64 t)
+{
+	u32 i;
+
+	if (!n)
+		return;
+	if (!sim->qlen[idx])
+		ddl_activate(&sim->s, &sim->p, idx, t);
+	sim->qlen[idx] += n;
+	for (i = 0; i < n; i++)
+		ddl_arrived(&sim->s, &sim->p, idx, sim->len[idx], t);
+}
+
+/* A packet of @len bytes arrives now at the tail of class @idx's FIFO. */
+static inline void ddl_sim_push(struct ddl_sim *sim, u32 idx, u32 len)
+{
+	u32 cap = sim->fifo_cap;
+
+	KUNIT_ASSERT_LT(sim->test, sim->qlen[idx], cap);
+	sim->fifo[idx * cap + (sim->head[idx] + sim->qlen[idx]) % cap] = len;
+	if (!sim->qlen[idx]++)
+		ddl_activate(&sim->s, &sim->p, idx, sim->now);
+	ddl_arrived(&sim->s, &sim->p, idx, len, sim->now);
+}
+
 static inline u32 ddl_sim_pick(struct ddl_sim *sim)
 {
 	return ddl_pick(&sim->s, &sim->p, sim->now, &sim->reason);
@@ -139,17 +185,25 @@ static inline u32 ddl_sim_pick(struct ddl_sim *sim)
 /* Send one packet of class @idx, as ddl_pick() chose it. */
 static inline u32 ddl_sim_serve(struct ddl_sim *sim, u32 idx)
 {
+	u32 len;
+
 	if (idx == DDL_NONE)
 		return idx;
 	if (idx > DDL_BG(&sim->s) || !sim->qlen[idx]) {
 		KUNIT_FAIL(sim->test, "ddl_pick() chose empty class %u", idx);
 		return DDL_NONE;
 	}
-	ddl_served(&sim->s, &sim->p, idx, sim->reason, sim->len[idx],
-		   sim->now);
-	sim->bytes[idx] += sim->len[idx];
+	len = sim->len[idx];
+	if (sim->fifo) {
+		len = sim->fifo[idx * sim->fifo_cap + sim->head[idx]];
+		sim->head[idx] = (sim->head[idx] + 1) % sim->fifo_cap;
+	}
+	ddl_served(&sim->s, &sim->p, idx, sim->reason, len, sim->now);
+	sim->bytes[idx] += len;
 	if (!--sim->qlen[idx])
 		ddl_deactivate(&sim->s, idx, sim->now);
+	if (sim->rate)
+		sim->now += div64_u64((u64)len * NSEC_PER_SEC, sim->rate);
 	return idx;
 }
 

@@ -10,8 +10,10 @@
  * of mode; the fabric's code points, alike on hosts that hold different
  * jobs.
  *
- * The simulated links send one byte per nanosecond (rate 1e9 bytes/s): a
- * packet of DDL_C_PKT bytes (a GSO packet) takes DDL_C_PKT ns.  Jobs
+ * Each host is a simulated qdisc of ddl_kunit_sim.h; the hosts share one
+ * clock, which moves on a slot at a time.  The simulated links send one
+ * byte per nanosecond (rate 1e9 bytes/s): a packet of DDL_C_PKT bytes (a
+ * GSO packet) takes DDL_C_PKT ns, a slot.  Jobs
  * compute longer than DDL_FAIR_PAUSE_US between iterations, as training
  * jobs do: a shorter gap is a pause within a burst.
  */
@@ -23,6 +25,8 @@
 
 #include "ddl_kunit_core.h"
 
+#include "ddl_kunit_sim.h"
+
 #define DDL_C_PKT	15000U		/* bytes, and ns on the link */
 #define DDL_C_US	1000ULL		/* ns */
 #define DDL_C_RATE	1000000000ULL	/* bytes/s */
@@ -31,16 +35,21 @@
 #define DDL_C_JOBS	4U
 #define DDL_C_HOSTS	2U
 
-/* One host: the scheduler, packets queued per class, its clock offset. */
+/*
+ * One host: its qdisc, a ddl_sim that runs on the cluster's clock, and
+ * its jobs' next bursts.
+ */
 struct ddl_chost {
-	struct ddl_sched	s;
-	struct ddl_params	p;
-	u32			qlen[DDL_C_JOBS + 1];
+	struct ddl_sim		*sim;
 	u64			next[DDL_C_JOBS];	/* its next burst start */
 	u32			shard[DDL_C_JOBS];	/* its packets of it */
 };
 
-/* A cluster of DDL_C_HOSTS hosts running the same closed-loop jobs. */
+/*
+ * A cluster of DDL_C_HOSTS hosts running the same closed-loop jobs: not
+ * one qdisc but several, each a ddl_sim, on one clock, so that their
+ * orders can be compared at every step.
+ */
 struct ddl_cluster_sim {
 	struct kunit		*test;
 	struct ddl_chost	h[DDL_C_HOSTS];
@@ -80,7 +89,8 @@ static void ddl_cluster_test_exit(struct kunit *test)
 	if (!c)
 		return;
 	for (h = 0; h < DDL_C_HOSTS; h++)
-		ddl_sched_destroy(&c->h[h].s);
+		if (c->h[h].sim)
+			ddl_sched_destroy(&c->h[h].sim->s);
 }
 
 static void ddl_c_params(struct ddl_params *p)
@@ -105,13 +115,17 @@ static struct ddl_cluster_sim *ddl_c_new(struct kunit *test, u64 seed)
 	c->test = test;
 	prandom_seed_state(&c->rnd, seed);
 	c->margin = 100 * DDL_C_US;
-	for (h = 0; h < DDL_C_HOSTS; h++) {
-		ddl_c_params(&c->h[h].p);
-		KUNIT_ASSERT_EQ(test, ddl_sched_init(&c->h[h].s, DDL_C_JOBS),
-				0);
-		c->h[h].s.cl.clock_off = 1000 * DDL_C_EPOCH;
-	}
 	test->priv = c;
+	for (h = 0; h < DDL_C_HOSTS; h++) {
+		struct ddl_sim *sim = ddl_sim_alloc(test, DDL_C_JOBS);
+
+		test->priv = c;	/* which ddl_sim_alloc() set to @sim */
+		c->h[h].sim = sim;
+		ddl_c_params(&sim->p);
+		sim->s.cl.clock_off = 1000 * DDL_C_EPOCH;
+		for (j = 0; j < DDL_C_JOBS; j++)
+			sim->len[j] = DDL_C_PKT;
+	}
 	for (j = 0; j < DDL_C_JOBS; j++) {
 		c->hosts[j] = BIT(DDL_C_HOSTS) - 1;
 		c->size[j] = 2000000 + ddl_c_rand(c, 10000000);
@@ -132,8 +146,8 @@ static void ddl_c_iterate(struct ddl_cluster_sim *c, u32 j, u64 t)
 	u64 epoch = DDL_C_EPOCH, start, shared;
 	u32 h, frac = 10 + ddl_c_rand(c, 81);	/* percent on host 0 */
 
-	shared = t + c->h[0].s.cl.clock_off;
-	start = roundup(shared, epoch) - c->h[0].s.cl.clock_off;
+	shared = t + c->h[0].sim->s.cl.clock_off;
+	start = roundup(shared, epoch) - c->h[0].sim->s.cl.clock_off;
 	if (c->hosts[j] != BIT(DDL_C_HOSTS) - 1)
 		frac = 100;	/* a job of one host: all of it there */
 	for (h = 0; h < DDL_C_HOSTS; h++) {
@@ -157,35 +171,29 @@ static void ddl_c_iterate(struct ddl_cluster_sim *c, u32 j, u64 t)
 static void ddl_c_arrive(struct ddl_cluster_sim *c, struct ddl_chost *x,
 			 u32 j)
 {
-	u32 n;
-
 	if (c->local)
-		ddl_cluster_size(&x->s, j, (u64)x->shard[j] * DDL_C_PKT);
-	if (!x->qlen[j])
-		ddl_activate(&x->s, &x->p, j, c->now);
-	for (n = 0; n < x->shard[j]; n++)
-		ddl_arrived(&x->s, &x->p, j, DDL_C_PKT, c->now);
-	x->qlen[j] += x->shard[j];
+		ddl_cluster_size(&x->sim->s, j, (u64)x->shard[j] * DDL_C_PKT);
+	ddl_sim_arrive(x->sim, j, x->shard[j], c->now);
 	x->next[j] = U64_MAX;
 }
 
 /* Host @x sends a packet: the job with the smallest key goes. */
 static void ddl_c_send(struct ddl_cluster_sim *c, struct ddl_chost *x)
 {
-	enum ddl_reason why;
+	struct ddl_sim *sim = x->sim;
 	u32 idx, first;
 
-	first = ddl_cluster_first(&x->s);
-	idx = ddl_pick(&x->s, &x->p, c->now, &why);
+	first = ddl_cluster_first(&sim->s);
+	sim->now = c->now;
+	idx = ddl_sim_pick(sim);
 	KUNIT_ASSERT_EQ(c->test, idx, first);
 	if (idx == DDL_NONE)
 		return;
 	KUNIT_ASSERT_LT(c->test, idx, DDL_C_JOBS);
-	KUNIT_ASSERT_GT(c->test, x->qlen[idx], 0U);
-	ddl_served(&x->s, &x->p, idx, why, DDL_C_PKT, c->now);
-	if (--x->qlen[idx])
+	KUNIT_ASSERT_GT(c->test, sim->qlen[idx], 0U);
+	ddl_sim_serve(sim, idx);
+	if (sim->qlen[idx])
 		return;
-	ddl_deactivate(&x->s, idx, c->now);
 	if (!--c->pending[idx]) {
 		c->iters++;
 		ddl_c_iterate(c, idx, c->now + c->compute[idx]);
@@ -198,7 +206,7 @@ static void ddl_c_send(struct ddl_cluster_sim *c, struct ddl_chost *x)
  */
 static void ddl_c_compare(struct ddl_cluster_sim *c)
 {
-	struct ddl_sched *a = &c->h[0].s, *b = &c->h[1].s;
+	struct ddl_sched *a = &c->h[0].sim->s, *b = &c->h[1].sim->s;
 	bool any = false;
 	u32 i, j;
 
@@ -234,12 +242,12 @@ static void ddl_c_declare_host(struct ddl_cluster_sim *c, u32 h)
 
 	for (j = 0; j < DDL_C_JOBS; j++)
 		if (c->declared[h] & BIT(j))
-			wsum += x->s.cls[j].weight;
+			wsum += x->sim->s.cls[j].weight;
 	for (j = 0; j < DDL_C_JOBS; j++) {
 		size = c->declared[h] & BIT(j) ? c->size[j] : 0;
 		if (c->local_sum)
 			size = div_u64(size * wsum, DDL_C_JOBS);
-		ddl_cluster_size(&x->s, j, size);
+		ddl_cluster_size(&x->sim->s, j, size);
 	}
 }
 
@@ -255,7 +263,7 @@ static void ddl_c_churn(struct ddl_cluster_sim *c)
 	if (ddl_c_rand(c, 2))
 		c->declared[1] ^= BIT(j);
 	else
-		ddl_set_weight(&x->s, &x->p, j, 1 + ddl_c_rand(c, 4));
+		ddl_set_weight(&x->sim->s, &x->sim->p, j, 1 + ddl_c_rand(c, 4));
 	ddl_c_declare_host(c, 1);
 }
 
@@ -286,7 +294,7 @@ static void ddl_c_declare(struct ddl_cluster_sim *c)
 
 	for (h = 0; h < DDL_C_HOSTS; h++)
 		for (j = 0; j < DDL_C_JOBS; j++)
-			ddl_cluster_size(&c->h[h].s, j, c->size[j]);
+			ddl_cluster_size(&c->h[h].sim->s, j, c->size[j]);
 }
 
 /*
@@ -326,7 +334,7 @@ static void ddl_cluster_skew_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(skews); i++) {
 		struct ddl_cluster_sim *c = ddl_c_new(test, 10 + i);
 
-		c->h[1].s.cl.clock_off += skews[i];
+		c->h[1].sim->s.cl.clock_off += skews[i];
 		ddl_c_declare(c);
 		ddl_c_run(c, 60000);
 		KUNIT_EXPECT_GT(test, c->compared, 500ULL);
@@ -398,7 +406,7 @@ static void ddl_cluster_local_size_breaks_test(struct kunit *test)
 
 	c = ddl_c_new(test, 2);
 	c->margin = 1;
-	c->h[1].s.cl.clock_off += DDL_C_EPOCH / 2;
+	c->h[1].sim->s.cl.clock_off += DDL_C_EPOCH / 2;
 	ddl_c_declare(c);
 	ddl_c_run(c, 60000);
 	KUNIT_EXPECT_GT(test, c->disagree, 0ULL);
@@ -424,8 +432,8 @@ static void ddl_cluster_deadline_test(struct kunit *test)
 		x->next[j] = U64_MAX;
 		if (!w[j])
 			continue;
-		ddl_set_weight(&x->s, &x->p, j, w[j]);
-		ddl_cluster_size(&x->s, j, c->size[j]);
+		ddl_set_weight(&x->sim->s, &x->sim->p, j, w[j]);
+		ddl_cluster_size(&x->sim->s, j, c->size[j]);
 		span[j] = div64_u64(c->size[j] * DDL_C_JOBS * NSEC_PER_SEC,
 				    w[j] * DDL_C_RATE);
 		x->shard[j] = div_u64(c->size[j], DDL_C_PKT);
@@ -441,14 +449,14 @@ static void ddl_cluster_deadline_test(struct kunit *test)
 			x->next[j] = start[j] + span[j] + DDL_FAIR_PAUSE_NS +
 				     ddl_c_rand(c, 4 * DDL_C_EPOCH);
 		}
-		idx = ddl_pick(&x->s, &x->p, c->now, &why);
+		idx = ddl_pick(&x->sim->s, &x->sim->p, c->now, &why);
 		c->now += DDL_C_PKT;
 		if (idx == DDL_NONE)
 			continue;
-		ddl_served(&x->s, &x->p, idx, why, DDL_C_PKT, c->now);
-		if (--x->qlen[idx])
+		ddl_served(&x->sim->s, &x->sim->p, idx, why, DDL_C_PKT, c->now);
+		if (--x->sim->qlen[idx])
 			continue;
-		ddl_deactivate(&x->s, idx, c->now);
+		ddl_deactivate(&x->sim->s, idx, c->now);
 		done++;
 		if (c->now > start[idx] + span[idx] + DDL_C_EPOCH + DDL_C_PKT)
 			late++;
@@ -466,9 +474,9 @@ static void ddl_c_three(struct ddl_cluster_sim *c, struct ddl_chost *x,
 {
 	u32 j;
 
-	ddl_cluster_size(&x->s, 0, 1000000);
-	ddl_cluster_size(&x->s, 1, 9000000);
-	ddl_cluster_size(&x->s, 2, 9000000);
+	ddl_cluster_size(&x->sim->s, 0, 1000000);
+	ddl_cluster_size(&x->sim->s, 1, 9000000);
+	ddl_cluster_size(&x->sim->s, 2, 9000000);
 	c->now = 5 * DDL_C_EPOCH + 10;
 	for (j = first; j < 3; j++) {
 		x->shard[j] = 2;
@@ -483,12 +491,13 @@ static void ddl_c_drain0(struct ddl_cluster_sim *c, struct ddl_chost *x)
 	u32 n;
 
 	for (n = 0; n < 2; n++) {
-		KUNIT_ASSERT_EQ(c->test, ddl_pick(&x->s, &x->p, c->now, &why),
+		KUNIT_ASSERT_EQ(c->test,
+				ddl_pick(&x->sim->s, &x->sim->p, c->now, &why),
 				0U);
-		ddl_served(&x->s, &x->p, 0, why, DDL_C_PKT, c->now);
+		ddl_served(&x->sim->s, &x->sim->p, 0, why, DDL_C_PKT, c->now);
 	}
-	x->qlen[0] = 0;
-	ddl_deactivate(&x->s, 0, c->now);
+	x->sim->qlen[0] = 0;
+	ddl_deactivate(&x->sim->s, 0, c->now);
 }
 
 /* The rank counts bursts in progress ahead: paused ones until the pause ends. */
@@ -498,22 +507,22 @@ static void ddl_cluster_rank_test(struct kunit *test)
 	struct ddl_chost *x = &c->h[0];
 
 	ddl_c_three(c, x, 0);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->s), 0U);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 0, 7, c->now), 0U);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
-			ddl_cluster_rank(&x->s, 2, 7, c->now), 3U);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 2, 1, c->now), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->sim->s), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 0, 7, c->now), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 1, 7, c->now) +
+			ddl_cluster_rank(&x->sim->s, 2, 7, c->now), 3U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 2, 1, c->now), 1U);
 
 	/* Job 0 empties: it pauses, and still counts ahead. */
 	ddl_c_drain0(c, x);
-	KUNIT_EXPECT_NE(test, ddl_cluster_first(&x->s), 0U);
-	KUNIT_EXPECT_GE(test, ddl_cluster_rank(&x->s, 1, 7, c->now), 1U);
+	KUNIT_EXPECT_NE(test, ddl_cluster_first(&x->sim->s), 0U);
+	KUNIT_EXPECT_GE(test, ddl_cluster_rank(&x->sim->s, 1, 7, c->now), 1U);
 
 	/* After the pause it no longer does, and leaves the ranked jobs. */
 	c->now += DDL_FAIR_PAUSE_NS;
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
-			ddl_cluster_rank(&x->s, 2, 7, c->now), 1U);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&x->s.cls[0].cl.rank_node));
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 1, 7, c->now) +
+			ddl_cluster_rank(&x->sim->s, 2, 7, c->now), 1U);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&x->sim->s.cls[0].cl.rank_node));
 }
 
 /*
@@ -528,36 +537,37 @@ static void ddl_cluster_overrun_test(struct kunit *test)
 	struct ddl_chost *x = &c->h[0];
 	u64 key, span, allow;
 
-	ddl_cluster_size(&x->s, 0, 150000);
+	ddl_cluster_size(&x->sim->s, 0, 150000);
 	c->now = 3 * DDL_C_EPOCH + 50;
 	x->shard[0] = 10;			/* 150000 bytes: as declared */
 	ddl_c_arrive(c, x, 0);
-	key = x->s.cls[0].cl.key;
+	key = x->sim->s.cls[0].cl.key;
 	span = div64_u64(150000ULL * DDL_C_JOBS * NSEC_PER_SEC, DDL_C_RATE);
 	KUNIT_EXPECT_EQ(test, key, (3 + 1000) * DDL_C_EPOCH + span);
-	KUNIT_EXPECT_EQ(test, x->s.cl.exts, 0ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.exts, 0ULL);
 	/* 50 ns into its epoch: within 1/16 of an epoch of the edge. */
-	KUNIT_EXPECT_EQ(test, x->s.cl.edge_bursts, 1ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.edge_bursts, 1ULL);
 
 	x->shard[0] = 1;			/* one packet over */
 	ddl_c_arrive(c, x, 0);
-	KUNIT_EXPECT_EQ(test, x->s.cls[0].cl.key, key + DDL_C_EPOCH);
-	KUNIT_EXPECT_EQ(test, x->s.cls[0].cl.allow, 300000ULL);
-	KUNIT_EXPECT_EQ(test, x->s.cl.exts, 1ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cls[0].cl.key, key + DDL_C_EPOCH);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cls[0].cl.allow, 300000ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.exts, 1ULL);
 
 	/* No declared size: keyed at the epoch, nominal allowance. */
 	c->now = 7 * DDL_C_EPOCH + 20;
 	x->shard[1] = 1;
 	ddl_c_arrive(c, x, 1);
 	allow = DDL_C_EPOCH_US * DDL_CL_NOMINAL * DDL_C_RATE / 1000000;
-	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl.key, (7 + 1000) * DDL_C_EPOCH);
-	KUNIT_EXPECT_EQ(test, x->s.cls[1].cl.allow, allow);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cls[1].cl.key,
+			(7 + 1000) * DDL_C_EPOCH);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cls[1].cl.allow, allow);
 
 	/* Half an epoch in: not near an edge. */
 	c->now = 9 * DDL_C_EPOCH + DDL_C_EPOCH / 2;
 	x->shard[2] = 1;
 	ddl_c_arrive(c, x, 2);
-	KUNIT_EXPECT_EQ(test, x->s.cl.edge_bursts, 2ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.edge_bursts, 2ULL);
 }
 
 /*
@@ -572,42 +582,44 @@ static void ddl_cluster_mode_test(struct kunit *test)
 	enum ddl_reason why;
 	u32 j;
 
-	old = x->p;
-	x->p.mode = TC_DDL_MODE_FAIR;
-	ddl_reconfigure(&x->s, &old, &x->p, 0);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->s.cl.order.rb_root));
+	old = x->sim->p;
+	x->sim->p.mode = TC_DDL_MODE_FAIR;
+	ddl_reconfigure(&x->sim->s, &old, &x->sim->p, 0);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->sim->s.cl.order.rb_root));
 	for (j = 0; j < 3; j++) {
 		x->shard[j] = 3;
 		ddl_c_arrive(c, x, j);
 	}
-	KUNIT_EXPECT_EQ(test, x->s.cl.jobs, 0U);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->s), DDL_NONE);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.jobs, 0U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->sim->s), DDL_NONE);
 
-	ddl_cluster_size(&x->s, 2, 100000);
-	ddl_cluster_size(&x->s, 0, 5000000);
-	old = x->p;
-	x->p.mode = TC_DDL_MODE_CLUSTER;
-	ddl_reconfigure(&x->s, &old, &x->p, c->now);
-	KUNIT_EXPECT_EQ(test, x->s.cl.jobs, 3U);
+	ddl_cluster_size(&x->sim->s, 2, 100000);
+	ddl_cluster_size(&x->sim->s, 0, 5000000);
+	old = x->sim->p;
+	x->sim->p.mode = TC_DDL_MODE_CLUSTER;
+	ddl_reconfigure(&x->sim->s, &old, &x->sim->p, c->now);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.jobs, 3U);
 	/* Job 1 declared nothing: span 0, first; then 2, smaller than 0. */
-	KUNIT_EXPECT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why), 1U);
-	KUNIT_EXPECT_TRUE(test, ddl_cl_before(&x->s.cls[2], &x->s.cls[0]));
+	KUNIT_EXPECT_EQ(test, ddl_pick(&x->sim->s, &x->sim->p, c->now, &why),
+			1U);
+	KUNIT_EXPECT_TRUE(test, ddl_cl_before(&x->sim->s.cls[2],
+					      &x->sim->s.cls[0]));
 
-	old = x->p;
-	x->p.mode = TC_DDL_MODE_FAIR;
-	ddl_reconfigure(&x->s, &old, &x->p, c->now);
-	KUNIT_EXPECT_EQ(test, x->s.cl.jobs, 0U);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->s.cl.ranked.rb_root));
-	KUNIT_EXPECT_EQ(test, ddl_pick(&x->s, &x->p, c->now, &why),
-			ddl_fair_first(&x->s));
+	old = x->sim->p;
+	x->sim->p.mode = TC_DDL_MODE_FAIR;
+	ddl_reconfigure(&x->sim->s, &old, &x->sim->p, c->now);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.jobs, 0U);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&x->sim->s.cl.ranked.rb_root));
+	KUNIT_EXPECT_EQ(test, ddl_pick(&x->sim->s, &x->sim->p, c->now, &why),
+			ddl_fair_first(&x->sim->s));
 }
 
 /* The mark of job @j on host @x with @n code points. */
 static u32 ddl_c_mark(struct ddl_cluster_sim *c, struct ddl_chost *x, u32 j,
 		      u32 n)
 {
-	x->p.ndscp = n;
-	return ddl_cluster_mark(&x->s, &x->p, j, c->now);
+	x->sim->p.ndscp = n;
+	return ddl_cluster_mark(&x->sim->s, &x->sim->p, j, c->now);
 }
 
 /* Marks of jobs 1 and 2 on host @x, summed: their ranks are 0..2. */
@@ -640,14 +652,14 @@ static void ddl_cluster_mark_test(struct kunit *test)
 	/* Job 0's burst ends: the ranks fall, the marks hold. */
 	ddl_c_drain0(c, x);
 	c->now += DDL_FAIR_PAUSE_NS;
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->s, 1, 7, c->now) +
-			ddl_cluster_rank(&x->s, 2, 7, c->now), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 1, 7, c->now) +
+			ddl_cluster_rank(&x->sim->s, 2, 7, c->now), 1U);
 	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 3U);
 
 	/* Jobs 1 and 2 come back after a gap: new bursts, marked by rank. */
 	for (j = 1; j < 3; j++) {
-		x->qlen[j] = 0;
-		ddl_deactivate(&x->s, j, c->now);
+		x->sim->qlen[j] = 0;
+		ddl_deactivate(&x->sim->s, j, c->now);
 	}
 	c->now += 10 * DDL_FAIR_PAUSE_NS;
 	for (j = 1; j < 3; j++)
@@ -690,11 +702,11 @@ static void ddl_f_setup(struct ddl_cluster_sim *c, u32 mode, u32 shuffle_us)
 	for (h = 0; h < DDL_C_HOSTS; h++) {
 		struct ddl_chost *x = &c->h[h];
 
-		old = x->p;
-		x->p.mode = mode;
-		x->p.ndscp = DDL_F_PLACES;
-		x->p.shuffle_us = shuffle_us;
-		ddl_reconfigure(&x->s, &old, &x->p, 0);
+		old = x->sim->p;
+		x->sim->p.mode = mode;
+		x->sim->p.ndscp = DDL_F_PLACES;
+		x->sim->p.shuffle_us = shuffle_us;
+		ddl_reconfigure(&x->sim->s, &old, &x->sim->p, 0);
 	}
 }
 
@@ -707,26 +719,26 @@ static void ddl_f_tiers(struct ddl_cluster_sim *c, u64 size)
 	for (h = 0; h < DDL_C_HOSTS; h++) {
 		struct ddl_chost *x = &c->h[h];
 
-		old = x->p;
-		x->p.ntiers = !!size;
-		x->p.tiers[0] = size;
-		ddl_reconfigure(&x->s, &old, &x->p, 0);
+		old = x->sim->p;
+		x->sim->p.ntiers = !!size;
+		x->sim->p.tiers[0] = size;
+		ddl_reconfigure(&x->sim->s, &old, &x->sim->p, 0);
 	}
 }
 
 /* The place the rule gives a packet of job 0 sent at @now. */
 static u32 ddl_f_rule(struct ddl_fabric_sim *f, const struct ddl_chost *x)
 {
-	u64 d = ddl_deal_of(&x->p, f->start + x->s.cl.clock_off);
-	u64 last = ddl_deal_of(&x->p, f->c->now + x->s.cl.clock_off);
-	const struct ddl_cls *c = &x->s.cls[0];
-	u32 tier = ddl_fabric_tier(&x->p, c->cl.size, c->weight);
+	u64 d = ddl_deal_of(&x->sim->p, f->start + x->sim->s.cl.clock_off);
+	u64 last = ddl_deal_of(&x->sim->p, f->c->now + x->sim->s.cl.clock_off);
+	const struct ddl_cls *c = &x->sim->s.cls[0];
+	u32 tier = ddl_fabric_tier(&x->sim->p, c->cl.size, c->weight);
 	u32 place = 0;
 
 	if (last - d > DDL_DEAL_SPAN)
 		return DDL_F_PLACES - 1;
 	for (; d <= last; d++)
-		place = max(place, ddl_fabric_place(&x->p, 0, tier, d));
+		place = max(place, ddl_fabric_place(&x->sim->p, 0, tier, d));
 	return place;
 }
 
@@ -735,9 +747,10 @@ static bool ddl_f_spans(struct ddl_cluster_sim *c, u64 t)
 {
 	const struct ddl_chost *x = &c->h[0];
 
-	t += x->s.cl.clock_off;
-	return x->p.shuffle_us &&
-	       ddl_deal_of(&x->p, t) != ddl_deal_of(&x->p, t + 3 * DDL_C_EPOCH);
+	t += x->sim->s.cl.clock_off;
+	return x->sim->p.shuffle_us &&
+	       ddl_deal_of(&x->sim->p, t) !=
+	       ddl_deal_of(&x->sim->p, t + 3 * DDL_C_EPOCH);
 }
 
 static void ddl_f_run(struct ddl_fabric_sim *f, u32 slots)
@@ -752,7 +765,8 @@ static void ddl_f_run(struct ddl_fabric_sim *f, u32 slots)
 		bool both = true;
 
 		/* Job 0 computes once both hosts have sent its burst. */
-		if (next[0] == U64_MAX && !c->h[0].qlen[0] && !c->h[1].qlen[0])
+		if (next[0] == U64_MAX && !c->h[0].sim->qlen[0] &&
+		    !c->h[1].sim->qlen[0])
 			next[0] = c->now + DDL_FAIR_PAUSE_NS + DDL_C_EPOCH +
 				  ddl_c_rand(c, 10 * DDL_C_EPOCH);
 		for (j = 0; j < DDL_C_JOBS; j++) {
@@ -775,24 +789,24 @@ static void ddl_f_run(struct ddl_fabric_sim *f, u32 slots)
 		}
 		for (h = 0; h < DDL_C_HOSTS; h++) {
 			struct ddl_chost *x = &c->h[h];
-			enum ddl_reason why;
+			struct ddl_sim *sim = x->sim;
 			u32 idx;
 
-			idx = ddl_pick(&x->s, &x->p, c->now, &why);
+			sim->now = c->now;
+			idx = ddl_sim_pick(sim);
 			both &= idx == 0;
 			if (idx == DDL_NONE)
 				continue;
-			KUNIT_ASSERT_GT(c->test, x->qlen[idx], 0U);
-			mark[h] = ddl_cluster_mark(&x->s, &x->p, idx, c->now);
+			KUNIT_ASSERT_GT(c->test, sim->qlen[idx], 0U);
+			mark[h] = ddl_cluster_mark(&sim->s, &sim->p, idx,
+						   c->now);
 			if (!idx) {
 				f->sent++;
-				if (x->p.shuffle_us &&
+				if (sim->p.shuffle_us &&
 				    mark[h] != ddl_f_rule(f, x))
 					f->off_rule++;
 			}
-			ddl_served(&x->s, &x->p, idx, why, DDL_C_PKT, c->now);
-			if (!--x->qlen[idx])
-				ddl_deactivate(&x->s, idx, c->now);
+			ddl_sim_serve(sim, idx);
 		}
 		if (both) {
 			f->compared++;
@@ -865,13 +879,15 @@ static u32 ddl_f_send_all(struct ddl_cluster_sim *c, struct ddl_chost *x,
 	enum ddl_reason why;
 	u32 mark = 0;
 
-	while (x->qlen[j]) {
-		KUNIT_ASSERT_EQ(c->test, ddl_pick(&x->s, &x->p, c->now, &why), j);
-		mark = ddl_cluster_mark(&x->s, &x->p, j, c->now);
-		ddl_served(&x->s, &x->p, j, why, DDL_C_PKT, c->now);
+	while (x->sim->qlen[j]) {
+		KUNIT_ASSERT_EQ(c->test,
+				ddl_pick(&x->sim->s, &x->sim->p, c->now, &why),
+				j);
+		mark = ddl_cluster_mark(&x->sim->s, &x->sim->p, j, c->now);
+		ddl_served(&x->sim->s, &x->sim->p, j, why, DDL_C_PKT, c->now);
 		c->now += DDL_C_PKT;
-		if (!--x->qlen[j])
-			ddl_deactivate(&x->s, j, c->now);
+		if (!--x->sim->qlen[j])
+			ddl_deactivate(&x->sim->s, j, c->now);
 	}
 	return mark;
 }
@@ -897,27 +913,29 @@ static void ddl_cluster_fabric_iteration_hold_test(struct kunit *test)
 	ddl_f_setup(c, TC_DDL_MODE_FAIR, 5 * DDL_SHUFFLE_MIN);	/* 50 ms */
 	/* A deal whose place for job 0 is worse than the next one's. */
 	for (d = 2000; d < 2100; d++)
-		if (ddl_fabric_place(&x->p, 0, 0, d) >
-		    ddl_fabric_place(&x->p, 0, 0, d + 1))
+		if (ddl_fabric_place(&x->sim->p, 0, 0, d) >
+		    ddl_fabric_place(&x->sim->p, 0, 0, d + 1))
 			break;
 	KUNIT_ASSERT_LT(test, d, 2100ULL);
-	hi = ddl_fabric_place(&x->p, 0, 0, d);
-	lo = ddl_fabric_place(&x->p, 0, 0, d + 1);
+	hi = ddl_fabric_place(&x->sim->p, 0, 0, d);
+	lo = ddl_fabric_place(&x->sim->p, 0, 0, d + 1);
 
-	c->now = (d + 1) * deal - 9 * NSEC_PER_MSEC - x->s.cl.clock_off;
+	c->now = (d + 1) * deal - 9 * NSEC_PER_MSEC - x->sim->s.cl.clock_off;
 	x->shard[0] = 500;			/* 7.5 ms */
 	ddl_c_arrive(c, x, 0);
 	KUNIT_EXPECT_EQ(test, ddl_f_send_all(c, x, 0), hi);
-	c->now = (d + 1) * deal + 500 * NSEC_PER_USEC - x->s.cl.clock_off;
+	c->now = (d + 1) * deal + 500 * NSEC_PER_USEC - x->sim->s.cl.clock_off;
 	x->shard[0] = 20;
 	ddl_c_arrive(c, x, 0);
-	KUNIT_EXPECT_EQ(test, x->s.cls[0].burst.count, 2ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cls[0].burst.count, 2ULL);
 	KUNIT_EXPECT_EQ(test, ddl_f_send_all(c, x, 0), hi);
-	KUNIT_EXPECT_EQ(test, x->s.cl.edge_bursts, 0ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.edge_bursts, 0ULL);
 
 	/* Quiet for a pause: a new iteration, in deal d + 1. */
 	c->now += DDL_FAIR_PAUSE_NS;
-	KUNIT_ASSERT_EQ(test, ddl_deal_of(&x->p, c->now + x->s.cl.clock_off),
+	KUNIT_ASSERT_EQ(test,
+			ddl_deal_of(&x->sim->p,
+				    c->now + x->sim->s.cl.clock_off),
 			d + 1);
 	x->shard[0] = 20;
 	ddl_c_arrive(c, x, 0);

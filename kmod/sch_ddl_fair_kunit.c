@@ -6,8 +6,12 @@
  * same arrivals; and the cases around it: unknown sizes, an underestimated
  * burst, a job that changes size, weights, one job and 1024 jobs.
  *
- * The simulated link sends one byte per nanosecond: a packet of
- * DDL_F_PKT bytes takes DDL_F_PKT ns.
+ * sch_ddl runs on the simulated qdisc of ddl_kunit_sim.h, given a rate:
+ * one byte per nanosecond (a packet of DDL_F_PKT bytes takes DDL_F_PKT
+ * ns), 1 Gbit/s for the closed-loop jobs.  What this file adds is not
+ * another model of sch_ddl but the workloads and the references they are
+ * checked against: fluid per-job GPS, preemptive SRPT, processor sharing
+ * and the serial schedule.
  */
 
 #include <kunit/test.h>
@@ -18,7 +22,10 @@
 
 #include "ddl_kunit_core.h"
 
+#include "ddl_kunit_sim.h"
+
 #define DDL_F_PKT	1500U		/* bytes, and ns on the link */
+#define DDL_F_RATE	1000000000ULL	/* bytes/s: a byte per ns */
 #define DDL_F_GAP	20000000ULL	/* ns of silence between rounds */
 #define DDL_F_SCALE	1024ULL		/* fixed point of the fluid simulation */
 #define DDL_F_LEARNED	2		/* a job's bursts from this one on */
@@ -35,10 +42,13 @@ struct ddl_fburst {
 	u32	nth;		/* the job's nth burst, from 0 */
 };
 
+/*
+ * Open-loop arrivals of whole bursts, run through sch_ddl on the link
+ * (@sim), and through the GPS and SRPT references, which are fluid or
+ * preemptive and so no qdisc.
+ */
 struct ddl_fsim {
-	struct kunit		*test;
-	struct ddl_sched	s;
-	struct ddl_params	p;
+	struct ddl_sim		*sim;	/* sch_ddl on the link */
 	u32			jobs;
 	u32			*weight;
 	u32			*size;	/* bytes per burst, per job */
@@ -46,20 +56,6 @@ struct ddl_fsim {
 	u32			nb;
 	u32			cap;
 };
-
-static int ddl_fair_test_init(struct kunit *test)
-{
-	test->priv = NULL;
-	return 0;
-}
-
-static void ddl_fair_test_exit(struct kunit *test)
-{
-	struct ddl_fsim *f = test->priv;
-
-	if (f)
-		ddl_sched_destroy(&f->s);
-}
 
 static struct ddl_fsim *ddl_fsim_new(struct kunit *test, u32 jobs, u32 cap)
 {
@@ -74,18 +70,17 @@ static struct ddl_fsim *ddl_fsim_new(struct kunit *test, u32 jobs, u32 cap)
 	KUNIT_ASSERT_NOT_NULL(test, f->weight);
 	KUNIT_ASSERT_NOT_NULL(test, f->size);
 	KUNIT_ASSERT_NOT_NULL(test, f->b);
-	f->test = test;
 	f->jobs = jobs;
 	f->cap = cap;
-	ddl_params_init(&f->p);
-	f->p.jobs = jobs;
-	f->p.maxwait_us = DDL_MAXWAIT_MAX;
-	f->p.bgshare = 0;
-	KUNIT_ASSERT_EQ(test, f->p.mode, (u32)TC_DDL_MODE_FAIR);
-	KUNIT_ASSERT_EQ(test, ddl_sched_init(&f->s, jobs), 0);
-	test->priv = f;
-	for (j = 0; j < jobs; j++)
+	f->sim = ddl_sim_alloc(test, jobs);
+	f->sim->rate = DDL_F_RATE;
+	f->sim->p.maxwait_us = DDL_MAXWAIT_MAX;
+	f->sim->p.bgshare = 0;
+	KUNIT_ASSERT_EQ(test, f->sim->p.mode, (u32)TC_DDL_MODE_FAIR);
+	for (j = 0; j < jobs; j++) {
 		f->weight[j] = 1;
+		f->sim->len[j] = DDL_F_PKT;
+	}
 	return f;
 }
 
@@ -94,12 +89,12 @@ static void ddl_fsim_weights(struct ddl_fsim *f)
 	u32 j;
 
 	for (j = 0; j < f->jobs; j++)
-		ddl_set_weight(&f->s, &f->p, j, f->weight[j]);
+		ddl_set_weight(&f->sim->s, &f->sim->p, j, f->weight[j]);
 }
 
 static void ddl_fsim_add(struct ddl_fsim *f, u32 job, u32 bytes, u64 arrive)
 {
-	KUNIT_ASSERT_LT(f->test, f->nb, f->cap);
+	KUNIT_ASSERT_LT(f->sim->test, f->nb, f->cap);
 	f->b[f->nb++] = (struct ddl_fburst){ .job = job, .bytes = bytes,
 					      .arrive = arrive };
 }
@@ -119,8 +114,8 @@ static void ddl_fsim_seal(struct ddl_fsim *f)
 	u32 *nth, i;
 
 	sort(f->b, f->nb, sizeof(*f->b), ddl_fburst_cmp, NULL);
-	nth = kunit_kcalloc(f->test, f->jobs, sizeof(u32), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(f->test, nth);
+	nth = kunit_kcalloc(f->sim->test, f->jobs, sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(f->sim->test, nth);
 	for (i = 0; i < f->nb; i++)
 		f->b[i].nth = nth[f->b[i].job]++;
 }
@@ -132,45 +127,34 @@ static void ddl_fsim_seal(struct ddl_fsim *f)
  */
 static u64 ddl_fsim_run(struct ddl_fsim *f)
 {
-	struct kunit *test = f->test;
-	u32 *qlen, *cur, next = 0, left = f->nb, i, idx;
-	enum ddl_reason reason;
-	u64 now = 0, sent = 0;
+	struct ddl_sim *sim = f->sim;
+	struct kunit *test = sim->test;
+	u32 *cur, next = 0, left = f->nb, idx;
+	u64 sent = 0;
 
-	qlen = kunit_kcalloc(test, f->jobs, sizeof(u32), GFP_KERNEL);
 	cur = kunit_kcalloc(test, f->jobs, sizeof(u32), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, qlen);
 	KUNIT_ASSERT_NOT_NULL(test, cur);
 
 	while (left) {
-		for (; next < f->nb && f->b[next].arrive <= now; next++) {
+		for (; next < f->nb && f->b[next].arrive <= sim->now; next++) {
 			struct ddl_fburst *b = &f->b[next];
-			u32 pkts = DIV_ROUND_UP(b->bytes, DDL_F_PKT);
 
-			KUNIT_ASSERT_EQ(test, qlen[b->job], 0);
+			KUNIT_ASSERT_EQ(test, sim->qlen[b->job], 0);
 			cur[b->job] = next;
-			for (i = 0; i < pkts; i++) {
-				if (!qlen[b->job]++)
-					ddl_activate(&f->s, &f->p, b->job, b->arrive);
-				ddl_arrived(&f->s, &f->p, b->job, DDL_F_PKT,
-					    b->arrive);
-			}
+			ddl_sim_arrive(sim, b->job,
+				       DIV_ROUND_UP(b->bytes, DDL_F_PKT),
+				       b->arrive);
 		}
-		idx = ddl_pick(&f->s, &f->p, now, &reason);
+		idx = ddl_sim_send(sim);
 		if (idx == DDL_NONE) {
 			KUNIT_ASSERT_LT(test, next, f->nb);
-			now = f->b[next].arrive;
+			sim->now = f->b[next].arrive;
 			continue;
 		}
 		KUNIT_ASSERT_LT(test, idx, f->jobs);
-		KUNIT_ASSERT_GT(test, qlen[idx], 0);
-		ddl_served(&f->s, &f->p, idx, reason, DDL_F_PKT, now);
-		if (!--qlen[idx])
-			ddl_deactivate(&f->s, idx, now);
-		now += DDL_F_PKT;
 		sent++;
-		if (!qlen[idx]) {
-			f->b[cur[idx]].done = now;
+		if (!sim->qlen[idx]) {
+			f->b[cur[idx]].done = sim->now;
 			left--;
 		}
 	}
@@ -183,7 +167,7 @@ static u64 ddl_fsim_run(struct ddl_fsim *f)
  */
 static void ddl_fsim_gps(struct ddl_fsim *f)
 {
-	struct kunit *test = f->test;
+	struct kunit *test = f->sim->test;
 	u32 next = 0, left = f->nb, j, wsum;
 	u64 *rem, t = 0, dt, fin;
 	u32 *cur;
@@ -240,7 +224,7 @@ static void ddl_fsim_gps(struct ddl_fsim *f)
 /* Preemptive SRPT by packets: the burst with the fewest bytes left. */
 static void ddl_fsim_srpt(struct ddl_fsim *f)
 {
-	struct kunit *test = f->test;
+	struct kunit *test = f->sim->test;
 	u32 next = 0, left = f->nb, i, best;
 	u64 t = 0, *rem;
 
@@ -365,7 +349,7 @@ static void ddl_fsim_random(struct kunit *test, u32 seed, bool static_order,
 	jobs = 2 + prandom_u32_state(&rnd) % 7;
 	f = ddl_fsim_new(test, jobs, jobs * 12);
 	if (static_order)
-		f->p.mode = TC_DDL_MODE_STATIC;
+		f->sim->p.mode = TC_DDL_MODE_STATIC;
 	for (j = 0; j < jobs; j++) {
 		f->size[j] = (8 + prandom_u32_state(&rnd) % 300) * DDL_F_PKT;
 		f->weight[j] = 1 + (prandom_u32_state(&rnd) % 4 == 0) *
@@ -374,7 +358,7 @@ static void ddl_fsim_random(struct kunit *test, u32 seed, bool static_order,
 	ddl_fsim_weights(f);
 	ddl_fsim_rounds(f, &rnd, 12);
 	ddl_fsim_all(f, sum);
-	ddl_fair_test_exit(test);
+	ddl_sched_exit(test);
 	test->priv = NULL;
 }
 
@@ -456,9 +440,9 @@ static void ddl_fair_one_job_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, f->b[i].done - f->b[i].arrive,
 				100ULL * DDL_F_PKT);
 	KUNIT_EXPECT_EQ(test, sum.late, 0U);
-	KUNIT_EXPECT_EQ(test, f->s.fair.gps_jobs, 0U);
+	KUNIT_EXPECT_EQ(test, f->sim->s.fair.gps_jobs, 0U);
 	/* Only the first burst, of unknown size: 64 KiB doubled twice. */
-	KUNIT_EXPECT_EQ(test, f->s.fair.tag_exts, 2ULL);
+	KUNIT_EXPECT_EQ(test, f->sim->s.fair.tag_exts, 2ULL);
 }
 
 /*
@@ -476,8 +460,8 @@ static void ddl_fair_unknown_size_test(struct kunit *test)
 	ddl_fsim_run(f);
 	KUNIT_EXPECT_EQ(test, f->b[1].done, DDL_F_GAP + 70ULL * DDL_F_PKT);
 	KUNIT_EXPECT_EQ(test, f->b[0].done, DDL_F_GAP + 720ULL * DDL_F_PKT);
-	KUNIT_EXPECT_GT(test, f->s.cls[0].fair.tag_exts, 0ULL);
-	KUNIT_EXPECT_EQ(test, f->s.cls[1].fair.tag_exts, 0ULL);
+	KUNIT_EXPECT_GT(test, f->sim->s.cls[0].fair.tag_exts, 0ULL);
+	KUNIT_EXPECT_EQ(test, f->sim->s.cls[1].fair.tag_exts, 0ULL);
 }
 
 /* Send bursts of @size of job 0 and of @other of job 1, each alone. */
@@ -523,7 +507,7 @@ static void ddl_fair_underestimate_test(struct kunit *test)
 {
 	struct ddl_fsim *f = ddl_fair_after_100(test, 400, 50);
 
-	KUNIT_EXPECT_GT(test, f->s.cls[0].fair.tag_exts, 0ULL);
+	KUNIT_EXPECT_GT(test, f->sim->s.cls[0].fair.tag_exts, 0ULL);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 1].done, f->b[f->nb - 2].done);
 	KUNIT_EXPECT_LE(test, f->b[f->nb - 1].done,
 			f->b[f->nb - 1].done_gps + DDL_F_PKT);
@@ -541,7 +525,8 @@ static void ddl_fair_slack_test(struct kunit *test)
 	struct ddl_fsim *f = ddl_fair_after_100(test, 103, 5);
 
 	/* Only the first, unknown sizes grew the tags: alike for both. */
-	KUNIT_EXPECT_EQ(test, f->s.cls[0].fair.tag_exts, f->s.cls[1].fair.tag_exts);
+	KUNIT_EXPECT_EQ(test, f->sim->s.cls[0].fair.tag_exts,
+			f->sim->s.cls[1].fair.tag_exts);
 	KUNIT_EXPECT_LT(test, f->b[f->nb - 2].done, f->b[f->nb - 1].done);
 	KUNIT_EXPECT_LE(test, f->b[f->nb - 2].done,
 			f->b[f->nb - 2].done_gps + DDL_F_PKT);
@@ -571,7 +556,8 @@ static void ddl_fair_size_change_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, f->b[7].done, f->b[6].done);
 	/* Learned down: the last bursts of job 0 go first. */
 	KUNIT_EXPECT_LT(test, f->b[22].done, f->b[23].done);
-	KUNIT_EXPECT_LT(test, f->s.cls[0].pred.burst_size, 100ULL * DDL_F_PKT);
+	KUNIT_EXPECT_LT(test, f->sim->s.cls[0].pred.burst_size,
+			100ULL * DDL_F_PKT);
 }
 
 /*
@@ -665,7 +651,7 @@ static void ddl_fair_resume_test(struct kunit *test)
 {
 	struct ddl_fsim *f = ddl_fsim_new(test, 3, 1);
 	const u32 order[] = { 2, 0, 1 }, left[] = { 40, 50, 150 };
-	struct ddl_sched *s = &f->s;
+	struct ddl_sched *s = &f->sim->s;
 	u64 u = ddl_vlen(DDL_F_PKT, 1);
 	u32 i;
 
@@ -723,10 +709,16 @@ static void ddl_fair_resume_test(struct kunit *test)
 #define DDL_C_US	1000ULL
 #define DDL_C_MS	1000000ULL
 #define DDL_C_PKT_NS	12000ULL
+#define DDL_C_RATE	DDL_GBIT(1)	/* DDL_F_PKT per DDL_C_PKT_NS */
 #define DDL_C_PIECES	8
 #define DDL_C_ITERS	10
 #define DDL_C_JOBS_MAX	5
 
+/*
+ * The jobs, drawn once and replayed: through sch_ddl on the link
+ * (ddl_csim_run(), a ddl_sim) and through closed-loop fluid GPS
+ * (ddl_csim_gps()), each iteration's completion recorded for both.
+ */
 struct ddl_csim {
 	u32	jobs;
 	u32	iters;
@@ -788,14 +780,14 @@ static u32 ddl_csim_next(const struct ddl_csim *c, u32 j, u32 it, u32 next)
 /* The closed-loop jobs of @c through sch_ddl in @mode. */
 static void ddl_csim_run(struct kunit *test, struct ddl_csim *c, u32 mode)
 {
-	u32 qlen[DDL_C_JOBS_MAX] = {}, it[DDL_C_JOBS_MAX] = {};
-	u32 next[DDL_C_JOBS_MAX] = {}, j, idx, left = c->jobs, i, n;
-	u64 at[DDL_C_JOBS_MAX], now = 0, wake;
-	enum ddl_reason reason;
-	struct ddl_fsim *f;
+	u32 it[DDL_C_JOBS_MAX] = {}, next[DDL_C_JOBS_MAX] = {};
+	u32 j, idx, left = c->jobs, n;
+	u64 at[DDL_C_JOBS_MAX], wake;
+	struct ddl_sim *sim;
 
-	f = ddl_fsim_new(test, c->jobs, 1);
-	f->p.mode = mode;
+	sim = ddl_fsim_new(test, c->jobs, 1)->sim;
+	sim->p.mode = mode;
+	sim->rate = DDL_C_RATE;
 	for (j = 0; j < c->jobs; j++)
 		at[j] = c->start[j];
 	while (left) {
@@ -803,42 +795,33 @@ static void ddl_csim_run(struct kunit *test, struct ddl_csim *c, u32 mode)
 		for (j = 0; j < c->jobs; j++) {
 			/* Queue the pieces that are due; @at is the next's. */
 			while ((n = ddl_csim_next(c, j, it[j], next[j])) &&
-			       at[j] <= now) {
-				for (i = 0; i < n; i++) {
-					if (!qlen[j]++)
-						ddl_activate(&f->s, &f->p, j, at[j]);
-					ddl_arrived(&f->s, &f->p, j, DDL_F_PKT,
-						    at[j]);
-				}
+			       at[j] <= sim->now) {
+				ddl_sim_arrive(sim, j, n, at[j]);
 				if (++next[j] < DDL_C_PIECES)
 					at[j] += c->stall[j][it[j]][next[j]];
 			}
 			if (n)
 				wake = min(wake, at[j]);
 		}
-		idx = ddl_pick(&f->s, &f->p, now, &reason);
+		idx = ddl_sim_send(sim);
 		if (idx == DDL_NONE) {
 			KUNIT_ASSERT_NE(test, wake, U64_MAX);
-			now = max(now, wake);
+			sim->now = max(sim->now, wake);
 			continue;
 		}
 		KUNIT_ASSERT_LT(test, idx, c->jobs);
-		KUNIT_ASSERT_GT(test, qlen[idx], 0U);
-		ddl_served(&f->s, &f->p, idx, reason, DDL_F_PKT, now);
-		now += DDL_C_PKT_NS;
-		if (--qlen[idx])
+		if (sim->qlen[idx])
 			continue;
-		ddl_deactivate(&f->s, idx, now);
 		j = idx;
 		if (ddl_csim_next(c, j, it[j], next[j]))
 			continue;	/* more pieces to come */
-		c->done[j][it[j]] = now;
+		c->done[j][it[j]] = sim->now;
 		next[j] = 0;
-		at[j] = now + c->compute[j];
+		at[j] = sim->now + c->compute[j];
 		if (++it[j] == c->iters)
 			left--;
 	}
-	ddl_fair_test_exit(test);
+	ddl_sched_exit(test);
 	test->priv = NULL;
 }
 
@@ -1056,9 +1039,9 @@ static void ddl_fair_wrong_size_test(struct kunit *test)
 			worst = max(worst, behind - bound);
 			n++;
 		}
-		KUNIT_EXPECT_EQ(test, f->s.cls[0].pred.burst_size,
+		KUNIT_EXPECT_EQ(test, f->sim->s.cls[0].pred.burst_size,
 				max(lsize, bsize));
-		ddl_fair_test_exit(test);
+		ddl_sched_exit(test);
 		test->priv = NULL;
 	}
 	kunit_info(test, "%u bursts of the others: worst %lld ns past the bound",
@@ -1089,15 +1072,15 @@ static int ddl_u32_cmp(const void *a, const void *b)
 static u64 ddl_unknown_run(struct kunit *test, u32 jobs, const u32 *pkts,
 			   u64 rtt, u64 *done)
 {
-	u32 qlen[DDL_U_JOBS] = {}, unq[DDL_U_JOBS], head[DDL_U_JOBS] = {};
-	u32 tail[DDL_U_JOBS] = {}, j, idx, left = jobs, n;
-	u64 (*ack)[DDL_U_PKTS_MAX], now = 0, wake, sum = 0;
-	enum ddl_reason reason;
-	struct ddl_fsim *f;
+	u32 unq[DDL_U_JOBS], head[DDL_U_JOBS] = {}, tail[DDL_U_JOBS] = {};
+	u32 j, idx, left = jobs, n;
+	u64 (*ack)[DDL_U_PKTS_MAX], wake, sum = 0;
+	struct ddl_sim *sim;
 
 	ack = kunit_kcalloc(test, jobs, sizeof(*ack), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, ack);
-	f = ddl_fsim_new(test, jobs, 1);
+	sim = ddl_fsim_new(test, jobs, 1)->sim;
+	sim->rate = DDL_C_RATE;
 	for (j = 0; j < jobs; j++)
 		unq[j] = pkts[j];
 	while (left) {
@@ -1105,38 +1088,32 @@ static u64 ddl_unknown_run(struct kunit *test, u32 jobs, const u32 *pkts,
 		for (j = 0; j < jobs; j++) {
 			/* The initial window, then two per ACK due. */
 			n = unq[j] == pkts[j] ? 10 : 0;
-			while (head[j] < tail[j] && ack[j][head[j]] <= now) {
+			while (head[j] < tail[j] &&
+			       ack[j][head[j]] <= sim->now) {
 				head[j]++;
 				n += 2;
 			}
-			for (n = min(n, unq[j]); n; n--, unq[j]--) {
-				if (!qlen[j]++)
-					ddl_activate(&f->s, &f->p, j, now);
-				ddl_arrived(&f->s, &f->p, j, DDL_F_PKT, now);
-			}
+			n = min(n, unq[j]);
+			ddl_sim_arrive(sim, j, n, sim->now);
+			unq[j] -= n;
 			if (unq[j] && head[j] < tail[j])
 				wake = min(wake, ack[j][head[j]]);
 		}
-		idx = ddl_pick(&f->s, &f->p, now, &reason);
+		idx = ddl_sim_send(sim);
 		if (idx == DDL_NONE) {
 			KUNIT_ASSERT_NE(test, wake, U64_MAX);
-			now = wake;
+			sim->now = wake;
 			continue;
 		}
 		KUNIT_ASSERT_LT(test, idx, jobs);
-		ddl_served(&f->s, &f->p, idx, reason, DDL_F_PKT, now);
-		now += DDL_C_PKT_NS;
-		ack[idx][tail[idx]++] = now + rtt;
-		if (--qlen[idx])
+		ack[idx][tail[idx]++] = sim->now + rtt;
+		if (sim->qlen[idx] || unq[idx])
 			continue;
-		ddl_deactivate(&f->s, idx, now);
-		if (unq[idx])
-			continue;
-		done[idx] = now;
-		sum += now;
+		done[idx] = sim->now;
+		sum += sim->now;
 		left--;
 	}
-	ddl_fair_test_exit(test);
+	ddl_sched_exit(test);
 	test->priv = NULL;
 	return sum;
 }
@@ -1262,8 +1239,8 @@ static struct kunit_case ddl_fair_test_cases[] = {
 
 static struct kunit_suite ddl_fair_test_suite = {
 	.name = "sch_ddl_fair",
-	.init = ddl_fair_test_init,
-	.exit = ddl_fair_test_exit,
+	.init = ddl_sched_init_case,
+	.exit = ddl_sched_exit,
 	.test_cases = ddl_fair_test_cases,
 };
 

@@ -79,6 +79,15 @@ struct ddl_zper {
 	u64	next;
 };
 
+/*
+ * The walk's qdisc.  Not ddl_sim, which counts packets per class for
+ * tests that script each step and assert as they go: this one keeps every
+ * packet (its length and enqueue time, for the guard's bound and
+ * ddl_head_queued()) in one pool under the limit, drops and marks as the
+ * target says, holds as the shaper says, replaces its instance with one of
+ * another number of jobs, and records the first violation of a step
+ * rather than asserting, so that a failure names its seed and step.
+ */
 struct ddl_zsim {
 	struct kunit		*test;
 	struct rnd_state	rnd;

@@ -1524,6 +1524,7 @@ static struct ddl_t_link *ddl_t_link_new(struct kunit *test, u32 njobs,
 	l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, l);
 	l->sim = ddl_sim_new(test, njobs);
+	l->sim->rate = DDL_GBIT(1);	/* a packet per DDL_T_PKT_NS */
 	/* The defaults, as a user gets them: slice and yield auto. */
 	l->sim->p.slice_us = DDL_SLICE_DEFAULT;
 	l->sim->p.yield_us = DDL_YIELD_DEFAULT;
@@ -1545,11 +1546,8 @@ static u64 ddl_t_solo_ns(const struct ddl_t_job *jb)
 static void ddl_t_arrive(struct ddl_t_link *l, u32 j)
 {
 	struct ddl_sim *sim = l->sim;
-	u32 i;
 
-	ddl_sim_enqueue(sim, j, l->job[j].pkts);
-	for (i = 0; i < l->job[j].pkts; i++)
-		ddl_arrived(&sim->s, &sim->p, j, sim->len[j], sim->now);
+	ddl_sim_arrive(sim, j, l->job[j].pkts, sim->now);
 	l->job[j].start = sim->now;
 	l->job[j].next = U64_MAX;
 }
@@ -1582,7 +1580,6 @@ static void ddl_t_run(struct ddl_t_link *l, u64 until)
 			sim->now = min(next, until);
 			continue;
 		}
-		sim->now += DDL_T_PKT_NS;
 		if (idx >= l->njobs || sim->qlen[idx])
 			continue;
 		/* The burst's last packet left: the job computes. */
@@ -1836,51 +1833,31 @@ static struct kunit_suite ddl_turn_test_suite = {
 #define DDL_A_PKT	1500U		/* data, bytes, and ns on the link */
 #define DDL_A_GAP	20000000ULL	/* ns of silence between rounds */
 #define DDL_A_QCAP	64U		/* packets a test class can hold */
+#define DDL_A_RATE	1000000000ULL	/* bytes/s: a byte per ns */
 
 /*
  * Two job classes in mode fair as the glue keeps them: a FIFO of lengths
- * each, on a link that sends one byte per nanosecond.
+ * each, on a link that sends one byte per nanosecond; the bytes the ACK
+ * lane sent.
  */
 struct ddl_asim {
 	struct ddl_sim	*sim;
-	u32		len[2][DDL_A_QCAP];
-	u32		head[2];
-	u32		qlen[2];
-	u64		bytes[2];
 	u64		lane_bytes;
-	enum ddl_reason	reason;
 };
-
-static void ddl_asim_queue(struct ddl_asim *a, u32 job, u32 len)
-{
-	struct ddl_sim *sim = a->sim;
-
-	KUNIT_ASSERT_LT(sim->test, a->qlen[job], DDL_A_QCAP);
-	a->len[job][(a->head[job] + a->qlen[job]) % DDL_A_QCAP] = len;
-	if (!a->qlen[job]++)
-		ddl_activate(&sim->s, &sim->p, job, sim->now);
-	ddl_arrived(&sim->s, &sim->p, job, len, sim->now);
-}
 
 /* Send one packet: the job it came from. */
 static u32 ddl_asim_send(struct ddl_asim *a)
 {
 	struct ddl_sim *sim = a->sim;
-	struct ddl_sched *s = &sim->s;
 	u32 idx, len;
 
-	idx = ddl_pick(s, &sim->p, sim->now, &a->reason);
+	idx = ddl_sim_pick(sim);
 	KUNIT_ASSERT_LT(sim->test, idx, 2U);
-	KUNIT_ASSERT_GT(sim->test, a->qlen[idx], 0U);
-	len = a->len[idx][a->head[idx]];
-	a->head[idx] = (a->head[idx] + 1) % DDL_A_QCAP;
-	ddl_served(s, &sim->p, idx, a->reason, len, sim->now);
-	if (!--a->qlen[idx])
-		ddl_deactivate(s, idx, sim->now);
-	a->bytes[idx] += len;
-	if (a->reason == DDL_R_ACK)
+	KUNIT_ASSERT_GT(sim->test, sim->qlen[idx], 0U);
+	len = sim->fifo[idx * sim->fifo_cap + sim->head[idx]];
+	ddl_sim_serve(sim, idx);
+	if (sim->reason == DDL_R_ACK)
 		a->lane_bytes += len;
-	sim->now += len;
 	return idx;
 }
 
@@ -1892,29 +1869,33 @@ static u32 ddl_asim_send(struct ddl_asim *a)
 static struct ddl_asim *ddl_asim_new(struct kunit *test)
 {
 	struct ddl_asim *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct ddl_sim *sim;
 	u32 i, r;
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	a->sim = ddl_psim_new(test, 2);
-	a->sim->p.mode = TC_DDL_MODE_FAIR;
-	a->sim->p.maxwait_us = DDL_MAXWAIT_MAX;
-	a->sim->p.bgshare = 0;
+	sim = a->sim;
+	ddl_sim_fifo(sim, DDL_A_QCAP);
+	sim->rate = DDL_A_RATE;
+	sim->p.mode = TC_DDL_MODE_FAIR;
+	sim->p.maxwait_us = DDL_MAXWAIT_MAX;
+	sim->p.bgshare = 0;
 	for (r = 0; r < 4; r++) {
 		for (i = 0; i < 40; i++)
-			ddl_asim_queue(a, 0, DDL_A_PKT);
+			ddl_sim_push(sim, 0, DDL_A_PKT);
 		for (i = 0; i < 20; i++)
-			ddl_asim_queue(a, 1, DDL_A_PKT);
-		while (a->qlen[0] + a->qlen[1])
+			ddl_sim_push(sim, 1, DDL_A_PKT);
+		while (sim->qlen[0] + sim->qlen[1])
 			ddl_asim_send(a);
-		a->sim->now += DDL_A_GAP;
+		sim->now += DDL_A_GAP;
 	}
-	KUNIT_ASSERT_EQ(test, a->sim->s.cls[0].pred.burst_size,
+	KUNIT_ASSERT_EQ(test, sim->s.cls[0].pred.burst_size,
 			40ULL * DDL_A_PKT);
-	KUNIT_ASSERT_EQ(test, a->sim->s.cls[1].pred.burst_size,
+	KUNIT_ASSERT_EQ(test, sim->s.cls[1].pred.burst_size,
 			20ULL * DDL_A_PKT);
-	KUNIT_ASSERT_EQ(test, a->sim->s.ack_runs, 0ULL);
+	KUNIT_ASSERT_EQ(test, sim->s.ack_runs, 0ULL);
 	for (i = 0; i < 20; i++)
-		ddl_asim_queue(a, 1, DDL_A_PKT);
+		ddl_sim_push(sim, 1, DDL_A_PKT);
 	KUNIT_ASSERT_EQ(test, ddl_asim_send(a), 1U);
 	return a;
 }
@@ -1932,9 +1913,9 @@ static void ddl_ack_lane_test(struct kunit *test)
 	struct ddl_sched *s = &a->sim->s;
 
 	/* Job 0 holds an ACK: it goes ahead of job 1's burst. */
-	ddl_asim_queue(a, 0, DDL_A_ACK);
+	ddl_sim_push(a->sim, 0, DDL_A_ACK);
 	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
-	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_ACK);
+	KUNIT_EXPECT_EQ(test, a->sim->reason, DDL_R_ACK);
 	KUNIT_EXPECT_EQ(test, s->ack_runs, 1ULL);
 	KUNIT_EXPECT_EQ(test, s->cls[0].ack_runs, 1ULL);
 	KUNIT_EXPECT_FALSE(test, s->cls[0].backlogged);
@@ -1944,24 +1925,24 @@ static void ddl_ack_lane_test(struct kunit *test)
 	 * An ACK, data, an ACK: the data takes job 0 out of the lane, and
 	 * the class, a FIFO, waits for job 1's burst.
 	 */
-	ddl_asim_queue(a, 0, DDL_A_ACK);
-	ddl_asim_queue(a, 0, DDL_A_PKT);
-	ddl_asim_queue(a, 0, DDL_A_ACK);
+	ddl_sim_push(a->sim, 0, DDL_A_ACK);
+	ddl_sim_push(a->sim, 0, DDL_A_PKT);
+	ddl_sim_push(a->sim, 0, DDL_A_ACK);
 	KUNIT_EXPECT_TRUE(test, list_empty(&s->cls[0].ack_node));
-	while (a->qlen[1]) {
+	while (a->sim->qlen[1]) {
 		KUNIT_ASSERT_EQ(test, ddl_asim_send(a), 1U);
-		KUNIT_ASSERT_EQ(test, a->reason, DDL_R_GREEN);
+		KUNIT_ASSERT_EQ(test, a->sim->reason, DDL_R_GREEN);
 	}
 	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
 	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
-	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_GREEN);
+	KUNIT_EXPECT_EQ(test, a->sim->reason, DDL_R_GREEN);
 
 	/* With the data sent, the ACK left behind is in the lane. */
 	KUNIT_EXPECT_FALSE(test, list_empty(&s->cls[0].ack_node));
 	a->sim->now += DDL_A_GAP;
-	ddl_asim_queue(a, 1, DDL_A_PKT);
+	ddl_sim_push(a->sim, 1, DDL_A_PKT);
 	KUNIT_EXPECT_EQ(test, ddl_asim_send(a), 0U);
-	KUNIT_EXPECT_EQ(test, a->reason, DDL_R_ACK);
+	KUNIT_EXPECT_EQ(test, a->sim->reason, DDL_R_ACK);
 	KUNIT_EXPECT_EQ(test, s->ack_runs, 2ULL);
 	KUNIT_EXPECT_FALSE(test, s->cls[0].backlogged);
 	KUNIT_EXPECT_TRUE(test, list_empty(&s->cls[0].ack_node));
@@ -1976,22 +1957,23 @@ static void ddl_ack_lane_test(struct kunit *test)
 static void ddl_ack_lane_bound_test(struct kunit *test)
 {
 	struct ddl_asim *a = ddl_asim_new(test);
-	u64 base0 = a->bytes[0], base1 = a->bytes[1], others;
+	struct ddl_sim *sim = a->sim;
+	u64 base0 = sim->bytes[0], base1 = sim->bytes[1], others;
 	u32 k;
 
 	for (k = 0; k < 20000; k++) {
-		while (a->qlen[0] < DDL_A_QCAP)
-			ddl_asim_queue(a, 0, DDL_A_ACK);
-		if (a->qlen[1] < 2)
-			ddl_asim_queue(a, 1, DDL_A_PKT);
+		while (sim->qlen[0] < DDL_A_QCAP)
+			ddl_sim_push(sim, 0, DDL_A_ACK);
+		if (sim->qlen[1] < 2)
+			ddl_sim_push(sim, 1, DDL_A_PKT);
 		ddl_asim_send(a);
 	}
 	/* What the other bytes earned, and no more; every lane packet counted. */
-	others = a->bytes[0] - base0 + a->bytes[1] - base1 - a->lane_bytes;
+	others = sim->bytes[0] - base0 + sim->bytes[1] - base1 - a->lane_bytes;
 	KUNIT_EXPECT_GT(test, a->lane_bytes, 0ULL);
 	KUNIT_EXPECT_LE(test, a->lane_bytes * DDL_ACK_SHARE,
 			others + DDL_ACK_CREDIT_MAX + DDL_A_ACK * DDL_ACK_SHARE);
-	KUNIT_EXPECT_EQ(test, a->sim->s.ack_runs * DDL_A_ACK, a->lane_bytes);
+	KUNIT_EXPECT_EQ(test, sim->s.ack_runs * DDL_A_ACK, a->lane_bytes);
 }
 
 static struct kunit_case ddl_ack_test_cases[] = {
