@@ -82,9 +82,10 @@ ATTRS = {
 	"memory_limit": (23, 4, 131072, U32_MAX),
 }
 BY_TYPE = {v[0]: k for k, v in ATTRS.items()}
-# 21, TCA_DDL_DSCP (binary), and 22, TCA_DDL_SHUFFLE (which needs dscp),
-# are not fuzzed here: tdc and cluster.sh test them.
-ATTR_MAX = 23
+# 21, TCA_DDL_DSCP (binary), 22, TCA_DDL_SHUFFLE (which needs dscp), and
+# 24, TCA_DDL_TIERS (binary, which needs a shuffle), are not fuzzed here:
+# tdc and cluster.sh test them.
+ATTR_MAX = 24
 DEFAULTS = {"limit": 10000, "jobs": 16, "mode": 3, "slice": AUTO,
 	    "yield": AUTO, "maxwait": 100000, "bgshare": 3, "key": 1,
 	    "keyttl": 1000, "rate": 0, "burst": 0, "target": 0,
