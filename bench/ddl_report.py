@@ -539,6 +539,10 @@ def report_preset(out, name, plot):
             "ms, %d iterations, %s%s%s; median of %d repetition%s." % (
                 scn["jobs"], scn["workers"], scn["update"], scn["grad"],
                 scn["compute_ms"], scn["iters"], scn["rate"],
+                " on the spine, a ring per job whose first member is on a "
+                "host of its own (%d such hosts, NICs at %s), the others on "
+                "worker hosts" % (scn["jobs"], scn.get("host_rate"))
+                if fabric and scn.get("ring") else
                 " on each of %d worker hosts (a ring per job)" % hosts
                 if scn.get("ring") else
                 " on the spine, each job's PS on a host of its own (%d PS "
