@@ -17,14 +17,14 @@ netns_pair
 
 cat >"$T/one.conf" <<'EOF'
 # the first configuration
-qdisc root handle 1: ddl jobs 4 limit 5000 rate 40mbit
+qdisc root handle 1: ddl jobs 4 limit 5000 rate 40mbit dscp 46,34,26,10 shuffle 1s tiers 1mb
 class 1:1 ddl weight 2
 class 1:2 ddl weight 3
 filter parent 1: protocol ip u32 match ip sport 5001 0xffff classid 1:1
 filter parent 1: protocol ip u32 match ip sport 5002 0xffff classid 1:2
 EOF
 cat >"$T/two.conf" <<'EOF'
-qdisc root handle 1: ddl jobs 4 limit 6000 memory_limit 8Mb rate 40mbit
+qdisc root handle 1: ddl jobs 4 limit 6000 memory_limit 8Mb rate 40mbit dscp 46,34,26,10 shuffle 1s tiers 2mb,8mb
 class 1:1 ddl weight 5
 class 1:2 ddl weight 1 size 1000000
 filter parent 1: protocol ip u32 match ip sport 5001 0xffff classid 1:2
@@ -70,6 +70,8 @@ done
 
 run "apply the second file" "${A[@]}" "$apply" -f "$T/two.conf" a0
 expect_eq "limit changed" "$(qstat -n ddl-a a0 1: options.limit)" 6000
+expect_eq "tiers changed" "$(qstat -n ddl-a a0 1: options.tiers)" \
+	"2097152 8388608"
 expect_eq "memory_limit changed" \
 	"$(qstat -n ddl-a a0 1: options.memory_limit)" 8388608
 c=$(cstats -n ddl-a a0)
