@@ -308,6 +308,10 @@ expect_eq "tiers dumped" \
 expect_eq "tiers in JSON" \
 	"$(tc -j -n ddlc-s qdisc show dev s0 | python3 -S -c 'import json, sys
 print(json.load(sys.stdin)[0]["options"]["tiers"])')" "[100000]"
+out=$(ip netns exec ddlc-s "$TESTS_DIR/../sbin/sch-ddl-exporter" 2>&1)
+expect_eq "exporter: where the second tier starts" \
+	"$(grep -E '^sch_ddl_tier_start_bytes\{dev="s0",handle="1:",tier="2"\} ' <<<"$out" | awk '{print $2}')" \
+	100000
 tc -n ddlc-s class change dev s0 parent 1: classid 1:1 ddl size 50000
 tc -n ddlc-s class change dev s0 parent 1: classid 1:2 ddl size 1000000
 tc -n ddlc-s class change dev s0 parent 1: classid 1:3 ddl weight 2 size 150000
