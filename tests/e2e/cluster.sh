@@ -265,25 +265,34 @@ run "ddl dscp 46,34,26,10 shuffle 3600s (mode fair)" tc -n ddlc-s qdisc \
 expect_eq "shuffle dumped" \
 	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE '(dscp|shuffle) [0-9a-z,.+]+' | tr '\n' ' ')" \
 	"dscp 46,34,26,10 shuffle 3600s "
-port_filters 4
-start_sink $(( 8 * N ))
-run "four jobs send over IPv4 and IPv6" ip netns exec ddlc-s python3 -S \
-	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 \
-	5001 5002 5003 5004
-wait "$sink"
-sed 's/^/# /' "$T/recv"
-expect_eq "every datagram arrived: checksums valid" \
-	"$(awk '$1 == "total" {print $2}' "$T/recv")" $(( 8 * N ))
+# send_places WHAT JOB...: jobs 1-4 send N datagrams each over IPv4 and
+# IPv6; each job's must all carry the DSCP of the place the rule gives
+# JOB (dscp_check.py place: MINOR[/TIER/TIERS]) in deal 0, ECT(0) kept;
+# the places in $places
 cps=(46 34 26 10)
-mapfile -t places < <(python3 -S "$TESTS_DIR/dscp_check.py" place 4 0 1 2 3 4)
-echo "# places of jobs 1-4 in deal 0: ${places[*]}"
-for j in 1 2 3 4; do
-	tos=$(( ${cps[${places[$(( j - 1 ))]}]} << 2 | 2 ))
-	for f in 4 6; do
-		expect_eq "IPv$f: job $j leaves with the DSCP of its place (${places[$(( j - 1 ))]}), ECT(0) kept" \
-			"$(count $f $(( 5000 + j )) $tos)" $N
+send_places() {
+	local what=$1 j f tos
+	shift
+	start_sink $(( 8 * N ))
+	run "$what: four jobs send over IPv4 and IPv6" ip netns exec ddlc-s \
+		python3 -S "$TESTS_DIR/dscp_check.py" send 198.18.7.2 \
+		2001:2::2 9 $N 1000 5001 5002 5003 5004
+	wait "$sink"
+	sed 's/^/# /' "$T/recv"
+	expect_eq "$what: every datagram arrived: checksums valid" \
+		"$(awk '$1 == "total" {print $2}' "$T/recv")" $(( 8 * N ))
+	mapfile -t places < <(python3 -S "$TESTS_DIR/dscp_check.py" place 4 0 "$@")
+	echo "# $what: places of jobs 1-4 in deal 0: ${places[*]}"
+	for j in 1 2 3 4; do
+		tos=$(( ${cps[${places[$(( j - 1 ))]}]} << 2 | 2 ))
+		for f in 4 6; do
+			expect_eq "$what, IPv$f: job $j leaves with the DSCP of its place (${places[$(( j - 1 ))]}), ECT(0) kept" \
+				"$(count $f $(( 5000 + j )) $tos)" $N
+		done
 	done
-done
+}
+port_filters 4
+send_places "one tier" 1 2 3 4
 qs=$(snap -n ddlc-s s0)
 cs=$(cstats -n ddlc-s s0)
 expect_eq "deal 0" "$(sfield "$qs" 1: deal)" 0
@@ -316,23 +325,7 @@ tc -n ddlc-s class change dev s0 parent 1: classid 1:1 ddl size 50000
 tc -n ddlc-s class change dev s0 parent 1: classid 1:2 ddl size 1000000
 tc -n ddlc-s class change dev s0 parent 1: classid 1:3 ddl weight 2 size 150000
 sleep 0.1
-start_sink $(( 8 * N ))
-run "four jobs send again" ip netns exec ddlc-s python3 -S \
-	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 \
-	5001 5002 5003 5004
-wait "$sink"
-sed 's/^/# /' "$T/recv"
-tiers=(0 1 0 1)
-mapfile -t places < <(python3 -S "$TESTS_DIR/dscp_check.py" place 4 0 \
-	1/0/2 2/1/2 3/0/2 4/1/2)
-echo "# places of jobs 1-4 in deal 0 with tiers: ${places[*]}"
-for j in 1 2 3 4; do
-	tos=$(( ${cps[${places[$(( j - 1 ))]}]} << 2 | 2 ))
-	for f in 4 6; do
-		expect_eq "IPv$f: job $j (tier ${tiers[$(( j - 1 ))]}) leaves with the DSCP of its place (${places[$(( j - 1 ))]})" \
-			"$(count $f $(( 5000 + j )) $tos)" $N
-	done
-done
+send_places "two tiers" 1/0/2 2/1/2 3/0/2 4/1/2
 cs=$(cstats -n ddlc-s s0)
 expect_eq "each class's tier, from 1" \
 	"$(for j in 1 2 3 4; do cfield "$cs" 1:$j tier; done | tr '\n' ' ')" \
