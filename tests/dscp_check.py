@@ -41,14 +41,23 @@ def send(a4, a6, port, count, size, sports):
 			s.close()
 
 
+def rcvbuf(s, size):
+	"""SIZE bytes of receive buffer: SO_RCVBUFFORCE (33) as root, past
+	net.core.rmem_max (208 KiB), which caps SO_RCVBUF."""
+	try:
+		s.setsockopt(socket.SOL_SOCKET, 33, size)
+	except PermissionError:
+		s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
+
+
 def recv(a4, a6, port, expect, secs):
 	s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 	s4.setsockopt(socket.IPPROTO_IP, socket.IP_RECVTOS, 1)
-	s4.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+	rcvbuf(s4, 4 << 20)
 	s4.bind((a4, port))
 	s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 	s6.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_RECVTCLASS, 1)
-	s6.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+	rcvbuf(s6, 4 << 20)
 	s6.bind((a6, port))
 	ready = os.environ.get("DDL_SINK_READY")
 	if ready:

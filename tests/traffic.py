@@ -62,9 +62,23 @@ def udp_send(addr, port, count, size):
     print("sent %d" % sent)
 
 
+# SO_RCVBUF is capped at net.core.rmem_max (208 KiB: a tenth of a second
+# at 20 Mbit/s, less than a busy debug guest may keep a receiver off the
+# CPU); as root, SO_RCVBUFFORCE is not.
+SO_RCVBUFFORCE = 33
+
+
+def rcvbuf(s, size):
+    """Give socket S a receive buffer of SIZE bytes."""
+    try:
+        s.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, size)
+    except PermissionError:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
+
+
 def udp_recv(addr, port, count, size, secs):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+    rcvbuf(s, 8 << 20)
     s.bind((addr, port))
     signal_ready()
     deadline = time.monotonic() + secs
@@ -204,7 +218,7 @@ def udp_sink(addr, ports, secs, bucket_ms):
     socks = {}
     for p in ports:
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+        rcvbuf(s, 8 << 20)
         s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         s.bind((addr, p))
         s.setblocking(False)
