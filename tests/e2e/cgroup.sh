@@ -105,13 +105,14 @@ run "unbind 10:6" "${A[@]}" tc class change dev a0 classid 10:6 ddl \
 
 # Bind and unbind under traffic: 20000 datagrams at 20 Mbit/s (8 s) from
 # jobA while class 10:2 is bound to it and unbound up to 40 times; all
-# arrive.  No standing-queue target: unbound, the job's packets are
+# arrive.  The receiver waits until 30 s pass without a datagram: on a
+# busy debug guest the sends alone take near a minute.  No standing-queue target: unbound, the job's packets are
 # background traffic, which the target would drop when it queues.
 run "rate 20mbit, no target" "${A[@]}" tc qdisc change dev a0 root ddl \
 	jobs 8 key none rate 20mbit target off lead 0
 rm -f "$DDL_OUT/cg.ready"
 DDL_SINK_READY=$DDL_OUT/cg.ready ip netns exec ddl-b python3 -S \
-	"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 20000 1000 60 \
+	"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 20000 1000 30 \
 	>"$DDL_OUT/cg.recv" &
 rx=$!
 wait_for 30 test -e "$DDL_OUT/cg.ready"
@@ -130,6 +131,7 @@ done
 wait "$tx"
 wait "$rx"
 expect_ge "bound and unbound under traffic" "$flips" 10
+expect_eq "the sender sent 20000" "$(cat "$DDL_OUT/cg.send")" "sent 20000"
 expect_eq "all 20000 datagrams arrived" "$(cat "$DDL_OUT/cg.recv")" \
 	"received 20000"
 expect_eq "no drop in the qdisc" "$(qf drops)" "$drops0"

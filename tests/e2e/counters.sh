@@ -46,7 +46,7 @@ u=$(( n / 4 ))
 # seconds to start python).
 rdy=$(mktemp -u)
 out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 -S "$TESTS_DIR/traffic.py" \
-	udp-recv 198.18.0.2 5001 "$u" 1000 60 &
+	udp-recv 198.18.0.2 5001 "$u" 1000 30 &
       wait_for 60 test -e "$rdy"
       ip netns exec ddl-a python3 -S "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
 	5001 "$u" 1000 >/dev/null
