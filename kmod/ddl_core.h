@@ -29,7 +29,9 @@
  * then ddl_arrived(): sched, burst (which tells log and predict of a new
  * burst), fair, cluster (mode cluster).  A packet that leaves: ddl_pick()
  * (sched, then fair or cluster for green), ddl_served() (sched, burst,
- * pace, fair).  The modes are a table, ddl_modes[] (ddl_sched.h).
+ * pace, fair), then ddl_deactivate() if it emptied its class (sched,
+ * fair).  tests/callgraph_check.py counts these entries.  The modes are a
+ * table, ddl_modes[] (ddl_sched.h).
  *
  * Pure decision logic: no sk_buff, no Qdisc, no clock reads.  Times are
  * nanoseconds passed in by the caller; all arithmetic is integer.  The glue
