@@ -18,10 +18,10 @@ updates its own state in place and is not counted).  Checks:
 The fair order is entered twice on arrival (ddl_activate() queues the
 job, ddl_arrived() tags its burst) and three times on departure (the
 head, the bytes served, the job leaving); cluster twice on arrival.
-Folding them into one call each (branch unit-once) left behaviour and
-every KUnit figure unchanged but made the in-kernel datapath rows 7-10 %
-slower under TCG (bench/ddl-bench-ab --datapath, 10 rounds), so ENTRIES
-holds today's counts: a new entry fails here.
+Folding them into one call each left behaviour and every KUnit figure
+unchanged but made the in-kernel datapath rows 7-10 % slower under TCG
+(bench/ddl-bench-ab --datapath, 10 rounds), so ENTRIES holds today's
+counts: a new entry fails here.
 
   tests/callgraph_check.py [TOP]
 """

@@ -23,6 +23,8 @@ import socket
 import sys
 import time
 
+from traffic import rcvbuf
+
 ECT0 = 0x02
 
 
@@ -39,15 +41,6 @@ def send(a4, a6, port, count, size, sports):
 			for _ in range(count):
 				s.sendto(b"d" * size, (addr, port))
 			s.close()
-
-
-def rcvbuf(s, size):
-	"""SIZE bytes of receive buffer: SO_RCVBUFFORCE (33) as root, past
-	net.core.rmem_max (208 KiB), which caps SO_RCVBUF."""
-	try:
-		s.setsockopt(socket.SOL_SOCKET, 33, size)
-	except PermissionError:
-		s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, size)
 
 
 def recv(a4, a6, port, expect, secs):
