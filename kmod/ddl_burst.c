@@ -70,7 +70,7 @@ static void ddl_burst_end(struct ddl_sched *s, u32 idx)
  * ddl_burst_begin() - data joined a job's queue, which held none
  * @s: scheduler
  * @p: configuration
- * @idx: job class index, after ddl_activate()
+ * @idx: job class index, backlogged (ddl_arrived())
  * @now: current time, ns
  *
  * Called when ddl_burst_data() says so.  A burst starts when the job had

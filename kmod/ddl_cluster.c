@@ -388,10 +388,12 @@ static void ddl_cluster_enqueued(struct ddl_sched *s,
  * @now: current time, ns
  *
  * A new burst gets its key (ddl_cluster_burst()); every job packet counts
- * toward what the key covers (ddl_cluster_enqueued()).
+ * toward what the key covers (ddl_cluster_enqueued()); a job whose queue
+ * was empty competes again, by its key (ddl_cluster_queue(): a job with
+ * packets queued is in the order already).
  *
- * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
- * starts or its key moves.
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
+ * becomes backlogged, a burst starts or its key moves.
  */
 void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
 			 u32 idx, u32 len, enum ddl_burst_event ev, u64 now)
@@ -399,6 +401,7 @@ void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
 	if (ev == DDL_BURST_START)
 		ddl_cluster_burst(s, p, idx, now);
 	ddl_cluster_enqueued(s, p, idx, len);
+	ddl_cluster_queue(s, &s->cls[idx]);
 }
 
 /**
@@ -428,21 +431,6 @@ void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c)
 	rb_add_cached(&c->cl.node, &s->cl.order, ddl_cl_less);
 	s->cl.jobs++;
 	ddl_ranked_add(s, c);
-}
-
-/**
- * ddl_cluster_first() - the backlogged job with the smallest cluster key
- * @s: scheduler
- *
- * Context: under the qdisc lock.  Constant time.
- * Return: job class index, or DDL_NONE if no job is backlogged.
- */
-u32 ddl_cluster_first(const struct ddl_sched *s)
-{
-	struct rb_node *node = rb_first_cached(&s->cl.order);
-
-	return node ? rb_entry(node, struct ddl_cls, cl.node) - s->cls :
-		      DDL_NONE;
 }
 
 /**

@@ -82,7 +82,6 @@ u64 ddl_epoch_of(const struct ddl_params *p, u64 shared);
 void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
 			 u32 idx, u32 len, enum ddl_burst_event ev, u64 now);
 void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c);
-u32 ddl_cluster_first(const struct ddl_sched *s);
 u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now);
 u64 ddl_deal_of(const struct ddl_params *p, u64 shared);
 u32 ddl_fabric_tier(const struct ddl_params *p, u64 size, u32 weight);

@@ -24,14 +24,15 @@
  * for what is theirs alone: the key (keymap), the shaper and the target
  * (pace), the lead window (predict), the marks and declared sizes
  * (cluster), settling a quiet job's burst (burst), the records (log).
- * A packet that arrives: ddl_activate() if
- * its class was empty (sched, then fair and, in mode cluster, cluster),
- * then ddl_arrived(): sched, burst (which tells log and predict of a new
- * burst), fair, cluster (mode cluster).  A packet that leaves: ddl_pick()
- * (sched, then fair or cluster for green), ddl_served() (sched, burst,
- * pace, fair), then ddl_deactivate() if it emptied its class (sched,
- * fair).  tests/callgraph_check.py counts these entries.  The modes are a
- * table, ddl_modes[] (ddl_sched.h).
+ * A packet that arrives: ddl_arrived(), which enters each unit once:
+ * sched (the class becomes backlogged if its queue was empty), burst
+ * (which tells log and predict of a new burst), fair, cluster (mode
+ * cluster), each queueing a job that became backlogged, then tagging its
+ * burst and counting its bytes.  A packet that leaves: ddl_pace_hold()
+ * (pace), ddl_pick() (sched, reading the head of the fair or cluster
+ * order), ddl_cluster_mark() with dscp, ddl_served() (sched, burst, pace,
+ * then fair, which also takes a job whose queue emptied out of its order).
+ * The modes are a table, ddl_modes[] (ddl_sched.h).
  *
  * Pure decision logic: no sk_buff, no Qdisc, no clock reads.  Times are
  * nanoseconds passed in by the caller; all arithmetic is integer.  The glue

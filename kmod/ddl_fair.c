@@ -113,6 +113,14 @@ void ddl_fair_init(struct ddl_sched *s)
 	}
 }
 
+/* Job @fc competes by its tag, if it did not already. */
+static inline void ddl_fair_order_add(struct ddl_fair *f,
+				      struct ddl_fair_cls *fc)
+{
+	if (RB_EMPTY_NODE(&fc->node))
+		rb_add_cached(&fc->node, &f->order, ddl_fair_less);
+}
+
 /**
  * ddl_fair_queue() - a job class became backlogged: it competes by its tag
  * @s: scheduler
@@ -122,8 +130,7 @@ void ddl_fair_init(struct ddl_sched *s)
  */
 void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c)
 {
-	if (RB_EMPTY_NODE(&c->fair.node))
-		rb_add_cached(&c->fair.node, &s->fair.order, ddl_fair_less);
+	ddl_fair_order_add(&s->fair, &c->fair);
 }
 
 /**
@@ -282,10 +289,12 @@ static void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
  *
  * A new burst is tagged (ddl_fair_burst()), a paused one goes on
  * (ddl_fair_resume()); every job packet counts toward its burst's tag
- * (ddl_fair_enqueued()).
+ * (ddl_fair_enqueued()); a job whose queue was empty competes again, by
+ * its tag (ddl_fair_queue(): a job with packets queued is in the order
+ * already).
  *
- * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
- * starts or its tag grows.
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
+ * becomes backlogged, a burst starts or its tag grows.
  */
 void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
 		      enum ddl_burst_event ev, u64 now)
@@ -295,24 +304,17 @@ void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
 	else if (ev == DDL_BURST_RESUME)
 		ddl_fair_resume(s, idx);
 	ddl_fair_enqueued(s, idx, len);
+	ddl_fair_order_add(&s->fair, &s->cls[idx].fair);
 }
 
-/**
- * ddl_fair_served() - the link sent bytes of a job: the reference moves on
- * @s: scheduler
- * @len: bytes
- *
+/*
  * V advances by @len / (sum of the weights in the reference), piece by
  * piece: a burst whose finish tag V reaches leaves the reference, and the
  * rest of the bytes go at the new slope.  Bytes sent while the reference
  * is empty leave V where it is.
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
- * that leaves the reference (each leaves once).
  */
-void ddl_fair_served(struct ddl_sched *s, u32 len)
+static void ddl_fair_advance(struct ddl_fair *f, u32 len)
 {
-	struct ddl_fair *f = &s->fair;
 	u64 work = (u64)len * DDL_VSCALE + f->vrem, dv;
 	struct rb_node *node;
 	struct ddl_cls *c;
@@ -338,18 +340,20 @@ void ddl_fair_served(struct ddl_sched *s, u32 len)
 }
 
 /**
- * ddl_fair_first() - the backlogged job with the smallest finish tag
+ * ddl_fair_served() - the link sent bytes of a job: the reference moves on
  * @s: scheduler
+ * @len: bytes
+ * @left: the job class whose queue they emptied, which leaves the order
+ *	(ddl_fair_unqueue()); NULL if it still holds packets
  *
- * Context: under the qdisc lock.  Constant time.
- * Return: job class index, or DDL_NONE if no job is backlogged.
+ * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
+ * that leaves the reference (each leaves once) and when a job leaves.
  */
-u32 ddl_fair_first(const struct ddl_sched *s)
+void ddl_fair_served(struct ddl_sched *s, u32 len, struct ddl_cls *left)
 {
-	struct rb_node *node = rb_first_cached(&s->fair.order);
-
-	return node ? rb_entry(node, struct ddl_cls, fair.node) - s->cls :
-		      DDL_NONE;
+	ddl_fair_advance(&s->fair, len);
+	if (left)
+		ddl_fair_unqueue(s, left);
 }
 
 /**

@@ -77,10 +77,9 @@ struct ddl_fair {
 void ddl_fair_init(struct ddl_sched *s);
 void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
 		      enum ddl_burst_event ev, u64 now);
-void ddl_fair_served(struct ddl_sched *s, u32 len);
+void ddl_fair_served(struct ddl_sched *s, u32 len, struct ddl_cls *left);
 void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c);
 void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c);
-u32 ddl_fair_first(const struct ddl_sched *s);
 void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight);
 void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c);
 

@@ -158,8 +158,6 @@ static inline void ddl_sim_arrive(struct ddl_sim *sim, u32 idx, u32 n, u64 t)
 
 	if (!n)
 		return;
-	if (!sim->qlen[idx])
-		ddl_activate(&sim->s, &sim->p, idx, t);
 	sim->qlen[idx] += n;
 	for (i = 0; i < n; i++)
 		ddl_arrived(&sim->s, &sim->p, idx, sim->len[idx], t);
@@ -172,8 +170,7 @@ static inline void ddl_sim_push(struct ddl_sim *sim, u32 idx, u32 len)
 
 	KUNIT_ASSERT_LT(sim->test, sim->qlen[idx], cap);
 	sim->fifo[idx * cap + (sim->head[idx] + sim->qlen[idx]) % cap] = len;
-	if (!sim->qlen[idx]++)
-		ddl_activate(&sim->s, &sim->p, idx, sim->now);
+	sim->qlen[idx]++;
 	ddl_arrived(&sim->s, &sim->p, idx, len, sim->now);
 }
 
@@ -198,10 +195,10 @@ static inline u32 ddl_sim_serve(struct ddl_sim *sim, u32 idx)
 		len = sim->fifo[idx * sim->fifo_cap + sim->head[idx]];
 		sim->head[idx] = (sim->head[idx] + 1) % sim->fifo_cap;
 	}
-	ddl_served(&sim->s, &sim->p, idx, sim->reason, len, sim->now);
+	sim->qlen[idx]--;
+	ddl_served(&sim->s, &sim->p, idx, sim->reason, len, !sim->qlen[idx],
+		   sim->now);
 	sim->bytes[idx] += len;
-	if (!--sim->qlen[idx])
-		ddl_deactivate(&sim->s, idx, sim->now);
 	if (sim->rate)
 		sim->now += div64_u64((u64)len * NSEC_PER_SEC, sim->rate);
 	return idx;
@@ -232,7 +229,7 @@ static inline void ddl_psim_send(struct ddl_sim *sim, u32 idx, u32 len,
 				 u64 now)
 {
 	sim->now = now;
-	ddl_served(&sim->s, &sim->p, idx, DDL_R_GREEN, len, now);
+	ddl_served(&sim->s, &sim->p, idx, DDL_R_GREEN, len, false, now);
 }
 
 /*
@@ -249,7 +246,6 @@ static inline bool ddl_psim_burst(struct ddl_sim *sim, u32 idx, u64 t,
 	u64 left = bytes;
 	u32 len;
 
-	ddl_activate(&sim->s, &sim->p, idx, t);
 	do {
 		len = min_t(u64, left, DDL_P_PKT);
 		started |= ddl_arrived(&sim->s, &sim->p, idx, len, t);
@@ -259,7 +255,7 @@ static inline bool ddl_psim_burst(struct ddl_sim *sim, u32 idx, u64 t,
 		len = min_t(u64, bytes, DDL_P_PKT);
 		KUNIT_ASSERT_EQ(test, ddl_pick(&sim->s, &sim->p, t, &reason),
 				idx);
-		ddl_served(&sim->s, &sim->p, idx, reason, len, t);
+		ddl_served(&sim->s, &sim->p, idx, reason, len, false, t);
 		bytes -= len;
 		t += DDL_P_US;
 	} while (bytes);

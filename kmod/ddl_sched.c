@@ -299,7 +299,7 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 /*
  * The modes, as tc numbers them.  Each is a choice of rules, applied in
  * one place each: green in ddl_advance(), yellow in ddl_pick(), the
- * cluster order in ddl_activate(), ddl_arrived() and ddl_reconfigure().
+ * cluster order in ddl_arrived() and ddl_reconfigure().
  */
 const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
 	[TC_DDL_MODE_ROTATE] = {
@@ -574,6 +574,33 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	return bg->backlogged ? DDL_BG(s) : DDL_NONE;
 }
 
+/*
+ * Class @idx's queue is empty: it no longer waits, competes in round robin
+ * or holds ACKs, and leaves the cluster order.  The fair order's part is
+ * the caller's (ddl_fair_served(), ddl_fair_unqueue()).
+ */
+static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	c->backlogged = false;
+	list_del_init(&c->wait_node);
+
+	if (idx == DDL_BG(s)) {
+		s->bg_credit = 0;
+		return;
+	}
+
+	ddl_bm_clear(s, idx);
+	ddl_cluster_unqueue(&s->cl, &c->cl);
+	list_del_init(&c->rr_node);
+	list_del_init(&c->ack_node);
+	ddl_burst_idle(&c->burst, now);
+	if (idx == s->green)
+		s->green_empty_since = now;
+	ddl_key_idle(&s->keymap, &c->keymap, now);
+}
+
 /**
  * ddl_served() - account one packet sent from a class
  * @s: scheduler
@@ -581,17 +608,19 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
  * @idx: class the packet came from, as returned by ddl_pick()
  * @reason: the reason ddl_pick() gave
  * @len: packet length, bytes (qdisc_pkt_len)
+ * @empty: the packet emptied the class's queue
  * @now: current time, ns
  *
- * Call before ddl_deactivate() if the packet emptied the class.  With a
- * rate, this moves the earliest departure time of the next packet.  A job
- * packet sent other than by the ACK lane earns the lane a byte of credit
- * per byte; one sent by it spends DDL_ACK_SHARE per byte.
+ * With a rate, this moves the earliest departure time of the next packet.
+ * A job packet sent other than by the ACK lane earns the lane a byte of
+ * credit per byte; one sent by it spends DDL_ACK_SHARE per byte.  A class
+ * left @empty is no longer backlogged (as by ddl_deactivate()).  Each unit
+ * is entered once.
  *
- * Context: under the qdisc lock.  Constant time.
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when @empty.
  */
 void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		enum ddl_reason reason, u32 len, u64 now)
+		enum ddl_reason reason, u32 len, bool empty, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	u32 bg = DDL_BG(s);
@@ -607,7 +636,7 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	else
 		c->bytes_yellow += len;
 	if (idx != bg) {
-		ddl_fair_served(s, len);
+		ddl_fair_served(s, len, empty ? c : NULL);
 		ddl_dropped(s, idx, len, now);
 	}
 
@@ -644,6 +673,9 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	if (idx != bg && reason == DDL_R_YELLOW &&
 	    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
 		c->deficit -= len;
+
+	if (empty && c->backlogged)
+		ddl_unbacklog(s, idx, now);
 }
 
 /**
@@ -665,27 +697,60 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 	struct ddl_cls *c = &s->cls[idx];
 
 	if (idx != DDL_BG(s) && ddl_burst_left(&c->burst, len, now)) {
-		/* What it still holds are ACKs; ddl_deactivate() if none. */
+		/* What it still holds are ACKs, if any. */
 		if (list_empty(&c->ack_node))
 			list_add_tail(&c->ack_node, &s->acks);
 	}
 }
 
+/*
+ * Class @idx's queue is no longer empty: it waits, competes in round robin
+ * and keeps its key.  The orders' part is theirs (ddl_fair_queue(),
+ * ddl_cluster_queue()).  Return: false if it was backlogged already.
+ */
+static __always_inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (c->backlogged)
+		return false;
+	c->backlogged = true;
+	c->wait_since = now;
+	c->head_since = now;
+	list_add_tail(&c->wait_node, &s->waiters);
+
+	if (idx == DDL_BG(s)) {
+		s->bg_credit = 0;
+		return true;
+	}
+
+	ddl_bm_set(s, idx);
+	list_add_tail(&c->rr_node, &s->rr);
+	if (c->deficit <= 0)
+		c->deficit = (s64)DDL_QUANTUM * c->weight;
+	if (idx == s->green)
+		s->green_empty_since = 0;
+	ddl_key_busy(&c->keymap);
+	return true;
+}
+
 /**
- * ddl_arrived() - a packet joined a class's queue, after ddl_activate()
+ * ddl_arrived() - a packet joined a class's queue
  * @s: scheduler
  * @p: configuration
  * @idx: class index
  * @len: packet length, bytes
  * @now: current time, ns
  *
- * A data packet that finds no other data queued may start the job's burst,
- * or continue it after a pause (ddl_burst_begin()); then the orders, which tag the burst and
- * count its bytes.  A job that holds packets but no data is in the ACK
- * lane (ddl_pick()).
+ * A class whose queue was empty becomes backlogged.  A data packet that
+ * finds no other data queued may start the job's burst, or continue it
+ * after a pause (ddl_burst_begin()); then the orders, which queue a job
+ * that became backlogged, tag the burst and count its bytes.  A job that
+ * holds packets but no data is in the ACK lane (ddl_pick()).  Each unit is
+ * entered once.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
- * starts or its tag grows.
+ * starts, its tag grows or the job becomes backlogged.
  * Return: true if a burst started.
  */
 bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
@@ -694,6 +759,7 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	struct ddl_cls *c = &s->cls[idx];
 	enum ddl_burst_event ev;
 
+	ddl_backlog(s, idx, now);
 	if (idx == DDL_BG(s))
 		return false;
 	ev = DDL_BURST_NONE;
@@ -710,50 +776,40 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 }
 
 /**
- * ddl_activate() - a class's queue went from empty to non-empty
+ * ddl_activate() - make a class backlogged with no packet to count
  * @s: scheduler
  * @p: configuration
  * @idx: class index
  * @now: current time, ns
  *
- * Context: under the qdisc lock.  Constant time.
+ * What ddl_arrived() does first for a class whose queue was empty, without
+ * the packet: for a caller that fills a queue the core should not count
+ * (the KUnit suites' set-ups).  The glue calls ddl_arrived() alone.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
  */
 void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		  u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (c->backlogged)
+	if (!ddl_backlog(s, idx, now) || idx == DDL_BG(s))
 		return;
-	c->backlogged = true;
-	c->wait_since = now;
-	c->head_since = now;
-	list_add_tail(&c->wait_node, &s->waiters);
-
-	if (idx == DDL_BG(s)) {
-		s->bg_credit = 0;
-		return;
-	}
-
-	ddl_bm_set(s, idx);
 	ddl_fair_queue(s, c);
 	if (ddl_mode(p)->cluster)
 		ddl_cluster_queue(s, c);
-	list_add_tail(&c->rr_node, &s->rr);
-	if (c->deficit <= 0)
-		c->deficit = (s64)DDL_QUANTUM * c->weight;
-	if (idx == s->green)
-		s->green_empty_since = 0;
-	ddl_key_busy(&c->keymap);
 }
 
 /**
- * ddl_deactivate() - a class's queue became empty
+ * ddl_deactivate() - a class's queue became empty, not by a packet sent
  * @s: scheduler
  * @idx: class index
  * @now: current time, ns
  *
- * Context: under the qdisc lock.  Constant time.
+ * For a queue emptied by drops or a purge; ddl_served() does this itself
+ * for the packet that empties a queue.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
  */
 void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 {
@@ -761,23 +817,9 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 
 	if (!c->backlogged)
 		return;
-	c->backlogged = false;
-	list_del_init(&c->wait_node);
-
-	if (idx == DDL_BG(s)) {
-		s->bg_credit = 0;
-		return;
-	}
-
-	ddl_bm_clear(s, idx);
-	ddl_fair_unqueue(s, c);
-	ddl_cluster_unqueue(&s->cl, &c->cl);
-	list_del_init(&c->rr_node);
-	list_del_init(&c->ack_node);
-	ddl_burst_idle(&c->burst, now);
-	if (idx == s->green)
-		s->green_empty_since = now;
-	ddl_key_idle(&s->keymap, &c->keymap, now);
+	if (idx != DDL_BG(s))
+		ddl_fair_unqueue(s, c);
+	ddl_unbacklog(s, idx, now);
 }
 
 /**

@@ -250,6 +250,41 @@ struct ddl_sched {
 /* Index of the background class. */
 #define DDL_BG(s)		((s)->jobs)
 
+/**
+ * ddl_fair_first() - the backlogged job with the smallest finish tag
+ * @s: scheduler
+ *
+ * The head of the fair order, read in place: its nodes are the classes'.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: job class index, or DDL_NONE if no job is backlogged.
+ */
+static inline u32 ddl_fair_first(const struct ddl_sched *s)
+{
+	struct rb_node *node = rb_first_cached(&s->fair.order);
+
+	return node ? rb_entry(node, struct ddl_cls, fair.node) - s->cls :
+		      DDL_NONE;
+}
+
+/**
+ * ddl_cluster_first() - the backlogged job with the smallest cluster key
+ * @s: scheduler
+ *
+ * The head of the cluster order, read in place (empty outside mode
+ * cluster).
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: job class index, or DDL_NONE if no job is backlogged.
+ */
+static inline u32 ddl_cluster_first(const struct ddl_sched *s)
+{
+	struct rb_node *node = rb_first_cached(&s->cl.order);
+
+	return node ? rb_entry(node, struct ddl_cls, cl.node) - s->cls :
+		      DDL_NONE;
+}
+
 int ddl_sched_init(struct ddl_sched *s, u32 jobs);
 void ddl_sched_destroy(struct ddl_sched *s);
 void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
@@ -260,7 +295,7 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	     enum ddl_reason *reason);
 void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		enum ddl_reason reason, u32 len, u64 now);
+		enum ddl_reason reason, u32 len, bool empty, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight);

@@ -453,10 +453,11 @@ static void ddl_cluster_deadline_test(struct kunit *test)
 		c->now += DDL_C_PKT;
 		if (idx == DDL_NONE)
 			continue;
-		ddl_served(&x->sim->s, &x->sim->p, idx, why, DDL_C_PKT, c->now);
-		if (--x->sim->qlen[idx])
+		x->sim->qlen[idx]--;
+		ddl_served(&x->sim->s, &x->sim->p, idx, why, DDL_C_PKT,
+			   !x->sim->qlen[idx], c->now);
+		if (x->sim->qlen[idx])
 			continue;
-		ddl_deactivate(&x->sim->s, idx, c->now);
 		done++;
 		if (c->now > start[idx] + span[idx] + DDL_C_EPOCH + DDL_C_PKT)
 			late++;
@@ -494,7 +495,8 @@ static void ddl_c_drain0(struct ddl_cluster_sim *c, struct ddl_chost *x)
 		KUNIT_ASSERT_EQ(c->test,
 				ddl_pick(&x->sim->s, &x->sim->p, c->now, &why),
 				0U);
-		ddl_served(&x->sim->s, &x->sim->p, 0, why, DDL_C_PKT, c->now);
+		ddl_served(&x->sim->s, &x->sim->p, 0, why, DDL_C_PKT, false,
+			   c->now);
 	}
 	x->sim->qlen[0] = 0;
 	ddl_deactivate(&x->sim->s, 0, c->now);
@@ -884,7 +886,8 @@ static u32 ddl_f_send_all(struct ddl_cluster_sim *c, struct ddl_chost *x,
 				ddl_pick(&x->sim->s, &x->sim->p, c->now, &why),
 				j);
 		mark = ddl_cluster_mark(&x->sim->s, &x->sim->p, j, c->now);
-		ddl_served(&x->sim->s, &x->sim->p, j, why, DDL_C_PKT, c->now);
+		ddl_served(&x->sim->s, &x->sim->p, j, why, DDL_C_PKT, false,
+			   c->now);
 		c->now += DDL_C_PKT;
 		if (!--x->sim->qlen[j])
 			ddl_deactivate(&x->sim->s, j, c->now);

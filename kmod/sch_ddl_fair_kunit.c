@@ -633,9 +633,7 @@ static void ddl_fr_queue(struct ddl_sched *s, u32 idx, u32 pkts)
 static void ddl_fr_serve(struct ddl_sched *s, u32 idx, u32 pkts, bool empty)
 {
 	while (pkts--)
-		ddl_fair_served(s, DDL_F_PKT);
-	if (empty)
-		ddl_fair_unqueue(s, &s->cls[idx]);
+		ddl_fair_served(s, DDL_F_PKT, empty && !pkts ? &s->cls[idx] : NULL);
 }
 
 /*

@@ -7,10 +7,9 @@
  * The simulated qdisc holds real FIFOs (packet lengths and enqueue times)
  * and calls the core in the glue's order: on enqueue classification
  * (ddl_claim() for a filter, ddl_key_class() for the built-in key), the
- * limit, the target (ddl_window(), ddl_aqm()), ddl_activate() when a class
- * goes non-empty, then ddl_arrived(); on dequeue ddl_pace_hold(),
- * ddl_pick(), ddl_served(), then ddl_deactivate() or ddl_head_queued(),
- * ddl_aqm_drained(); on change ddl_reconfigure() then the shrink of
+ * limit, the target (ddl_window(), ddl_aqm()), then ddl_arrived(); on
+ * dequeue ddl_pace_hold(), ddl_pick(), ddl_served(), ddl_head_queued() if
+ * packets are left, ddl_aqm_drained(); on change ddl_reconfigure() then the shrink of
  * ddl_shrink(); on a class change ddl_set_weight(); filters bind and
  * unbind; the statistics dumps (ddl_window(), ddl_burst_settle(), ...);
  * reset (ddl_quiesce() and the purge); and, since the number of jobs is
@@ -385,10 +384,8 @@ static void ddl_z_enqueue(struct ddl_zsim *z, u32 idx, u32 len)
 		return;
 	}
 	ddl_z_push(z, idx, len);
-	if (q->qlen == 1) {
-		ddl_activate(s, &z->p, idx, z->now);
+	if (q->qlen == 1)
 		ddl_z_fresh(z, idx);
-	}
 	ddl_arrived(s, &z->p, idx, len, z->now);
 }
 
@@ -544,10 +541,8 @@ static void ddl_z_dequeue(struct ddl_zsim *z)
 	ddl_z_guard_after(z, idx);
 
 	len = ddl_z_pop(z, idx);
-	ddl_served(s, &z->p, idx, reason, len, z->now);
-	if (!z->q[idx].qlen)
-		ddl_deactivate(s, idx, z->now);
-	else
+	ddl_served(s, &z->p, idx, reason, len, !z->q[idx].qlen, z->now);
+	if (z->q[idx].qlen)
 		ddl_head_queued(s, idx, ddl_z_head_enq(z, idx));
 	ddl_z_fresh(z, idx);
 	z->sent += len;

@@ -533,8 +533,6 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	ddl_mem_charge(q, cl, skb);
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
-	if (cl->q.qlen == 1)
-		ddl_activate(&q->s, &q->params, idx, now);
 	done = q->s.log.bursts_done;
 	if (ddl_arrived(&q->s, &q->params, idx, len, now)) {
 		/* What other classes held when the burst began. */
@@ -634,10 +632,8 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 		ddl_set_dscp(q, cl, skb,
 			     ddl_cluster_mark(&q->s, &q->params, idx, now));
 	bstats_update(&cl->bstats, skb);
-	ddl_served(&q->s, &q->params, idx, reason, len, now);
-	if (!cl->q.qlen)
-		ddl_deactivate(&q->s, idx, now);
-	else
+	ddl_served(&q->s, &q->params, idx, reason, len, !cl->q.qlen, now);
+	if (cl->q.qlen)
 		ddl_head_queued(&q->s, idx,
 				ddl_skb_cb(cl->q.head)->enqueued);
 

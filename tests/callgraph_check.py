@@ -7,21 +7,12 @@ defines that are not static (a static inline in its header reads or
 updates its own state in place and is not counted).  Checks:
 
 - the graph of which unit calls which has no circle;
-- a packet's way through the core enters each other unit at most once,
-  or at most as often as ENTRIES allows: from what the glue's
-  ddl_enqueue() and ddl_dequeue() call of ddl_sched.c (ddl_activate(),
-  ddl_arrived(); ddl_pick(), ddl_served(), ddl_deactivate()), following
+- a packet's way through the core enters each other unit at most once:
+  from what the glue's ddl_enqueue() and ddl_dequeue() call of
+  ddl_sched.c (ddl_arrived(); ddl_pick(), ddl_served()), following
   ddl_sched.c's own helpers; each call site of another unit's entry point
   on that way counts once.  What the glue calls of the other units
   directly is its own (ddl_core.h lists it).
-
-The fair order is entered twice on arrival (ddl_activate() queues the
-job, ddl_arrived() tags its burst) and three times on departure (the
-head, the bytes served, the job leaving); cluster twice on arrival.
-Folding them into one call each left behaviour and every KUnit figure
-unchanged but made the in-kernel datapath rows 7-10 % slower under TCG
-(bench/ddl-bench-ab --datapath, 10 rounds), so ENTRIES holds today's
-counts: a new entry fails here.
 
   tests/callgraph_check.py [TOP]
 """
@@ -33,8 +24,6 @@ import sys
 UNITS = ["sched", "keymap", "pace", "burst", "predict", "fair", "cluster",
          "log"]
 PATHS = {"arrival": "ddl_enqueue", "departure": "ddl_dequeue"}
-ENTRIES = {("arrival", "fair"): 2, ("arrival", "cluster"): 2,
-           ("departure", "fair"): 3}
 
 DEF = re.compile(r"^(static\s+)?(?:inline\s+)?(?:const\s+)?"
                  r"(?:struct\s+|enum\s+)?\w+\s*\*?\s*(ddl_\w+)\(", re.M)
@@ -127,10 +116,8 @@ def main():
                                                    (name, fn))
         for u in UNITS[1:]:
             got = sites.get(u, [])
-            most = ENTRIES.get((path, u), 1)
-            results.append((len(got) <= most,
-                            "%s enters %s %d time(s), at most %d%s" %
-                            (path, u, len(got), most,
+            results.append((len(got) <= 1, "%s enters %s %d time(s)%s" %
+                            (path, u, len(got),
                              ": " + ", ".join(sorted(got)) if got else "")))
 
     for ok, what in results:
