@@ -147,4 +147,30 @@ static inline void ddl_burst_idle(struct ddl_burst_cls *b, u64 now)
 	}
 }
 
+/**
+ * ddl_burst_quiet() - how long a job has held no data
+ * @b: the job's burst
+ * @now: current time, ns
+ *
+ * Context: under the qdisc lock.
+ * Return: nanoseconds since its queue last held data; meaningless while it
+ * holds some (ddl_burst_has_data()).
+ */
+static inline u64 ddl_burst_quiet(const struct ddl_burst_cls *b, u64 now)
+{
+	return now - b->empty_since;
+}
+
+/**
+ * ddl_burst_began() - when a job's current burst started
+ * @b: the job's burst
+ *
+ * Context: under the qdisc lock.
+ * Return: the time its burst started, ns.
+ */
+static inline u64 ddl_burst_began(const struct ddl_burst_cls *b)
+{
+	return b->start;
+}
+
 #endif /* _DDL_BURST_H */

@@ -340,7 +340,7 @@ static void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
 {
 	struct ddl_cls *c = &s->cls[idx];
 
-	if (c->cl.allow && now - c->burst.empty_since < DDL_FAIR_PAUSE_NS)
+	if (c->cl.allow && ddl_burst_quiet(&c->burst, now) < DDL_FAIR_PAUSE_NS)
 		return;
 	s->cl.bursts++;
 	ddl_cl_tag(s, p, idx, now + s->cl.clock_off);
@@ -464,7 +464,7 @@ u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
 		if (o == c)
 			break;
 		if (!o->backlogged &&
-		    now - o->burst.empty_since >= DDL_FAIR_PAUSE_NS) {
+		    ddl_burst_quiet(&o->burst, now) >= DDL_FAIR_PAUSE_NS) {
 			ddl_ranked_del(s, o);
 			continue;
 		}
@@ -547,7 +547,8 @@ u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
 		     u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
-	u64 from = p->shuffle_us ? c->pred.iter_start : c->burst.start;
+	u64 from = p->shuffle_us ? ddl_pred_iter_start(&c->pred) :
+				   ddl_burst_began(&c->burst);
 	u32 max = p->ndscp - 1;
 
 	if (c->cl.mark_burst != from) {

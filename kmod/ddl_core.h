@@ -20,6 +20,11 @@
  *     +--> burst, pace, predict, fair, cluster, log
  *   pace --> predict (is a lead window open?)
  *
+ * A unit reads another's state only through that unit's header: fair and
+ * cluster read a job's quiet time and burst start (ddl_burst_quiet(),
+ * ddl_burst_began()) and its learned size and iteration start
+ * (ddl_pred_size(), ddl_pred_iter_start()).
+ *
  * The glue calls sched for a packet's way through, and the other units
  * for what is theirs alone: the key (keymap), the shaper and the target
  * (pace), the lead window (predict), the marks and declared sizes

@@ -192,12 +192,12 @@ static void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
 
 	if (fc->seg_bytes < fc->budget - fc->budget / 4 &&
 	    ddl_v_before(f->vtime, fc->vfinish) &&
-	    now - c->burst.empty_since < DDL_FAIR_PAUSE_NS)
+	    ddl_burst_quiet(&c->burst, now) < DDL_FAIR_PAUSE_NS)
 		return;
 	if (fc->budget > fc->seg_bytes)
 		prev -= ddl_vlen(fc->budget - fc->seg_bytes, c->weight);
 	fc->vstart = ddl_v_before(f->vtime, prev) ? prev : f->vtime;
-	fc->budget = c->pred.burst_size ?: DDL_FAIR_QUANTUM;
+	fc->budget = ddl_pred_size(&c->pred) ?: DDL_FAIR_QUANTUM;
 	fc->budget = min_t(u64, fc->budget, DDL_FAIR_SIZE_MAX);
 	fc->seg_bytes = 0;
 	ddl_fair_retag(f, c, fc->vstart + ddl_vlen(fc->budget, c->weight));
@@ -255,7 +255,7 @@ static void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 	struct ddl_cls *c = &s->cls[idx];
 	struct ddl_fair_cls *fc = &c->fair;
 	struct ddl_fair *f = &s->fair;
-	u64 size = c->pred.burst_size;
+	u64 size = ddl_pred_size(&c->pred);
 	u64 step, from;
 
 	fc->seg_bytes += len;

@@ -127,4 +127,28 @@ static inline u64 ddl_pred_period(const struct ddl_pred_cls *c)
 	return c->samples ? c->period : 0;
 }
 
+/**
+ * ddl_pred_size() - a job's learned iteration size
+ * @c: what was learned of the job
+ *
+ * Context: under the qdisc lock.
+ * Return: bytes (ddl_size_learned()), 0 while none is learned.
+ */
+static inline u64 ddl_pred_size(const struct ddl_pred_cls *c)
+{
+	return c->burst_size;
+}
+
+/**
+ * ddl_pred_iter_start() - when a job's current iteration began
+ * @c: what was learned of the job
+ *
+ * Context: under the qdisc lock.
+ * Return: the start of its first burst after a quiet time, ns.
+ */
+static inline u64 ddl_pred_iter_start(const struct ddl_pred_cls *c)
+{
+	return c->iter_start;
+}
+
 #endif /* _DDL_PREDICT_H */
