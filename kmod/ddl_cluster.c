@@ -418,11 +418,15 @@ void ddl_cluster_reset(struct ddl_cls *c)
 }
 
 /**
- * ddl_cluster_queue() - a job class became backlogged (mode cluster)
+ * ddl_cluster_queue() - a job class competes by its key (mode cluster)
  * @s: scheduler
- * @c: job class
+ * @c: job class, backlogged
  *
- * Context: under the qdisc lock.  O(log jobs).
+ * Nothing if it is in the order already (ddl_cluster_arrived() calls this
+ * for every packet).
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
+ * joins the order.
  */
 void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c)
 {

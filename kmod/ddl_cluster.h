@@ -115,4 +115,20 @@ static inline void ddl_cluster_unqueue(struct ddl_cluster *cl,
 	cl->jobs--;
 }
 
+/**
+ * ddl_cluster_head() - the head of the cluster order
+ * @cl: the cluster order
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: the cluster state of the backlogged job with the smallest key,
+ * or NULL if no job is in the order (always, outside mode cluster).
+ */
+static inline struct ddl_cluster_cls *
+ddl_cluster_head(const struct ddl_cluster *cl)
+{
+	struct rb_node *node = rb_first_cached(&cl->order);
+
+	return node ? rb_entry(node, struct ddl_cluster_cls, node) : NULL;
+}
+
 #endif /* _DDL_CLUSTER_H */

@@ -20,10 +20,12 @@
  *     +--> burst, pace, predict, fair, cluster, log
  *   pace --> predict (is a lead window open?)
  *
- * A unit reads another's state only through that unit's header: fair and
- * cluster read a job's quiet time and burst start (ddl_burst_quiet(),
- * ddl_burst_began()) and its learned size and iteration start
- * (ddl_pred_size(), ddl_pred_iter_start()).
+ * A unit reads another unit's state only through that unit's header:
+ * fair and cluster read a job's quiet time and burst start
+ * (ddl_burst_quiet(), ddl_burst_began()) and its learned size and
+ * iteration start (ddl_pred_size(), ddl_pred_iter_start()); sched reads
+ * the heads of the orders (ddl_fair_head(), ddl_cluster_head()).  The
+ * class's own fields (weight, backlogged) are sched's, read by all.
  *
  * The glue calls sched for a packet's way through, and the other units
  * for what is theirs alone: the key (keymap), the shaper and the target
@@ -32,11 +34,12 @@
  * A packet that arrives: ddl_arrived(), which enters each unit once:
  * sched (the class becomes backlogged if its queue was empty), burst
  * (which tells log and predict of a new burst), fair, cluster (mode
- * cluster), each queueing a job that became backlogged, then tagging its
- * burst and counting its bytes.  A packet that leaves: ddl_pace_hold()
- * (pace), ddl_pick() (sched, reading the head of the fair or cluster
- * order), ddl_cluster_mark() with dscp, ddl_served() (sched, burst, pace,
- * then fair, which also takes a job whose queue emptied out of its order).
+ * cluster), each tagging a new burst, counting its bytes and then putting
+ * a job whose queue was empty back in its order.  A packet that leaves:
+ * ddl_pace_hold() (pace), ddl_pick() (sched, reading the head of the fair
+ * or cluster order through its header), ddl_cluster_mark() with dscp,
+ * ddl_served() (sched, burst, pace, then fair; a job whose queue emptied
+ * leaves the fair order there and the cluster order through its header).
  * The modes are a table, ddl_modes[] (ddl_sched.h).
  *
  * Pure decision logic: no sk_buff, no Qdisc, no clock reads.  Times are

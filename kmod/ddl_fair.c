@@ -114,8 +114,7 @@ void ddl_fair_init(struct ddl_sched *s)
 }
 
 /* Job @fc competes by its tag, if it did not already. */
-static inline void ddl_fair_order_add(struct ddl_fair *f,
-				      struct ddl_fair_cls *fc)
+static void ddl_fair_order_add(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
 	if (RB_EMPTY_NODE(&fc->node))
 		rb_add_cached(&fc->node, &f->order, ddl_fair_less);

@@ -83,4 +83,19 @@ void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c);
 void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight);
 void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c);
 
+/**
+ * ddl_fair_head() - the head of the fair order
+ * @f: fair order
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: the fair state of the backlogged job with the smallest finish
+ * tag, or NULL if no job is backlogged.
+ */
+static inline struct ddl_fair_cls *ddl_fair_head(const struct ddl_fair *f)
+{
+	struct rb_node *node = rb_first_cached(&f->order);
+
+	return node ? rb_entry(node, struct ddl_fair_cls, node) : NULL;
+}
+
 #endif /* _DDL_FAIR_H */

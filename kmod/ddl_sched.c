@@ -577,7 +577,9 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 /*
  * Class @idx's queue is empty: it no longer waits, competes in round robin
  * or holds ACKs, and leaves the cluster order.  The fair order's part is
- * the caller's (ddl_fair_served(), ddl_fair_unqueue()).
+ * the caller's (ddl_fair_served(), ddl_fair_unqueue()).  Always inline:
+ * ddl_served() runs per packet, and a call here would cost every packet a
+ * larger frame (bench/bench-insns).
  */
 static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
 {
@@ -706,7 +708,8 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 /*
  * Class @idx's queue is no longer empty: it waits, competes in round robin
  * and keeps its key.  The orders' part is theirs (ddl_fair_queue(),
- * ddl_cluster_queue()).  Return: false if it was backlogged already.
+ * ddl_cluster_queue()).  Always inline, as ddl_arrived() runs it per
+ * packet.  Return: false if it was backlogged already.
  */
 static __always_inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
 {

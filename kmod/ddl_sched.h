@@ -254,35 +254,33 @@ struct ddl_sched {
  * ddl_fair_first() - the backlogged job with the smallest finish tag
  * @s: scheduler
  *
- * The head of the fair order, read in place: its nodes are the classes'.
+ * The class whose fair state heads the fair order (ddl_fair_head()).
  *
  * Context: under the qdisc lock.  Constant time.
  * Return: job class index, or DDL_NONE if no job is backlogged.
  */
 static inline u32 ddl_fair_first(const struct ddl_sched *s)
 {
-	struct rb_node *node = rb_first_cached(&s->fair.order);
+	const struct ddl_fair_cls *fc = ddl_fair_head(&s->fair);
 
-	return node ? rb_entry(node, struct ddl_cls, fair.node) - s->cls :
-		      DDL_NONE;
+	return fc ? container_of(fc, struct ddl_cls, fair) - s->cls : DDL_NONE;
 }
 
 /**
  * ddl_cluster_first() - the backlogged job with the smallest cluster key
  * @s: scheduler
  *
- * The head of the cluster order, read in place (empty outside mode
- * cluster).
+ * The class whose cluster state heads the cluster order
+ * (ddl_cluster_head()).
  *
  * Context: under the qdisc lock.  Constant time.
- * Return: job class index, or DDL_NONE if no job is backlogged.
+ * Return: job class index, or DDL_NONE if no job is in the order.
  */
 static inline u32 ddl_cluster_first(const struct ddl_sched *s)
 {
-	struct rb_node *node = rb_first_cached(&s->cl.order);
+	const struct ddl_cluster_cls *cc = ddl_cluster_head(&s->cl);
 
-	return node ? rb_entry(node, struct ddl_cls, cl.node) - s->cls :
-		      DDL_NONE;
+	return cc ? container_of(cc, struct ddl_cls, cl) - s->cls : DDL_NONE;
 }
 
 int ddl_sched_init(struct ddl_sched *s, u32 jobs);

@@ -20,8 +20,8 @@
  *     ancestor, ddl_cgroup.c), then the built-in key (ports, mark or DSCP
  *     map to a class of their own), else the background class.
  *   - drop the packet if the qdisc holds limit packets; else stamp it with
- *     the time, append it to its class and tell the core if the class just
- *     became backlogged.
+ *     the time, append it to its class and tell the core
+ *     (ddl_arrived()).
  *
  *   - with a target, a packet of the background class may get a congestion
  *     signal when the background's backlog is above target: CE if it is

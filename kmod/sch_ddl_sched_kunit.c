@@ -1542,7 +1542,7 @@ static u64 ddl_t_solo_ns(const struct ddl_t_job *jb)
 	return jb->pkts * DDL_T_PKT_NS + jb->compute_ns;
 }
 
-/* A burst of job @j arrives: the glue activates, then asks the predictor. */
+/* A burst of job @j arrives, told to the core as the glue tells it. */
 static void ddl_t_arrive(struct ddl_t_link *l, u32 j)
 {
 	struct ddl_sim *sim = l->sim;

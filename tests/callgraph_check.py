@@ -25,7 +25,8 @@ UNITS = ["sched", "keymap", "pace", "burst", "predict", "fair", "cluster",
          "log"]
 PATHS = {"arrival": "ddl_enqueue", "departure": "ddl_dequeue"}
 
-DEF = re.compile(r"^(static\s+)?(?:inline\s+)?(?:const\s+)?"
+DEF = re.compile(r"^(static\s+)?(?:(?:__always_)?inline\s+|noinline\s+)?"
+                 r"(?:const\s+)?"
                  r"(?:struct\s+|enum\s+)?\w+\s*\*?\s*(ddl_\w+)\(", re.M)
 CALL = re.compile(r"\b(ddl_\w+)\s*\(")
 
