@@ -51,9 +51,9 @@ static struct hlist_head *ddl_cg_bucket(struct ddl_sched_data *q, u64 id)
 	return &q->cg_hash[hash_64(id, DDL_CG_HASH_BITS)];
 }
 
-static struct ddl_cgbind *ddl_cg_find(struct ddl_sched_data *q, u64 id)
+static struct ddl_bind *ddl_cg_find(struct ddl_sched_data *q, u64 id)
 {
-	struct ddl_cgbind *b;
+	struct ddl_bind *b;
 
 	hlist_for_each_entry(b, ddl_cg_bucket(q, id), node)
 		if (b->id == id)
@@ -78,7 +78,7 @@ static struct ddl_cgbind *ddl_cg_find(struct ddl_sched_data *q, u64 id)
 int ddl_cgroup_check(struct ddl_sched_data *q, u32 idx, u64 id,
 		     struct netlink_ext_ack *extack)
 {
-	struct ddl_cgbind *b;
+	struct ddl_bind *b;
 
 	if (!id)
 		return 0;
@@ -113,7 +113,7 @@ int ddl_cgroup_check(struct ddl_sched_data *q, u32 idx, u64 id,
  */
 void ddl_cgroup_bind(struct ddl_sched_data *q, u32 idx, u64 id)
 {
-	struct ddl_cgbind *b = &q->binds[idx];
+	struct ddl_bind *b = &q->binds[idx];
 
 	if (b->id == id)
 		return;
@@ -140,7 +140,7 @@ void ddl_cgroup_bind(struct ddl_sched_data *q, u32 idx, u64 id)
 u32 ddl_cgroup_class(struct ddl_sched_data *q, const struct sk_buff *skb)
 {
 #ifdef CONFIG_SOCK_CGROUP_DATA
-	struct ddl_cgbind *b;
+	struct ddl_bind *b;
 	struct cgroup *cg;
 	struct sock *sk;
 	u32 depth;

@@ -52,16 +52,20 @@ struct ddl_class {
 	u32				mem;		/* truesize queued */
 };
 
+struct ddl_addrset;
+
 /*
- * A job class bound to a cgroup (ddl_cgroup.c): one per job class, in the
- * hash of its id while the id is not 0.
+ * What a launcher bound a job class to: a cgroup (ddl_cgroup.c), in the
+ * hash of its id while the id is not 0, and addresses (ddl_addr.c).
  */
-struct ddl_cgbind {
+struct ddl_bind {
 	struct hlist_node		node;
 	u64				id;
+	struct ddl_addrset		*addrs;
 };
 
 #define DDL_CG_HASH_BITS	6
+#define DDL_ADDR_HASH_BITS	8
 
 struct ddl_sched_data {
 	/* Configuration, read on every packet, written by change() */
@@ -73,9 +77,11 @@ struct ddl_sched_data {
 	struct tcf_proto __rcu		*filter_list;
 	struct tcf_block		*block;
 	struct qdisc_watchdog		watchdog;
-	struct ddl_cgbind		*binds;		/* jobs, by index */
+	struct ddl_bind			*binds;		/* jobs, by index */
 	struct hlist_head		cg_hash[1 << DDL_CG_HASH_BITS];
 	u32				cg_bound;	/* classes bound */
+	u32				addr_bound;	/* addresses bound */
+	struct hlist_head		addr_hash[1 << DDL_ADDR_HASH_BITS];
 
 	u32				mem_used;	/* truesize queued */
 	u32				mem_peak;
@@ -88,6 +94,7 @@ struct ddl_sched_data {
 	u64				cls_filter;
 	u64				cls_priority;
 	u64				cls_cgroup;
+	u64				cls_addr;
 	u64				cls_key;
 	u64				cls_background;
 	u64				aqm_marks;
@@ -112,6 +119,18 @@ int ddl_cgroup_check(struct ddl_sched_data *q, u32 idx, u64 id,
 		     struct netlink_ext_ack *extack);
 void ddl_cgroup_bind(struct ddl_sched_data *q, u32 idx, u64 id);
 u32 ddl_cgroup_class(struct ddl_sched_data *q, const struct sk_buff *skb);
+
+/* ddl_addr.c */
+int ddl_addr_prepare(struct ddl_sched_data *q, u32 idx,
+		     const struct nlattr *attr, struct ddl_addrset **set,
+		     struct netlink_ext_ack *extack);
+void ddl_addr_bind(struct ddl_sched_data *q, u32 idx, struct ddl_addrset **set);
+void ddl_addr_free(struct ddl_addrset *set);
+void ddl_addr_destroy(struct ddl_sched_data *q);
+u32 ddl_addr_count(const struct ddl_sched_data *q, u32 idx);
+int ddl_addr_dump(const struct ddl_sched_data *q, u32 idx,
+		  struct sk_buff *skb);
+u32 ddl_addr_class(struct ddl_sched_data *q, const struct sk_buff *skb);
 
 /* ddl_debugfs.c */
 void ddl_params_defaults(struct ddl_params *p);

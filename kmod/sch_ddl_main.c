@@ -17,8 +17,10 @@
  *  enqueue():
  *   - classify: tc filters, then skb->priority (major == our handle), then
  *     the cgroup of the packet's socket (a class bound to it or to an
- *     ancestor, ddl_cgroup.c), then the built-in key (ports, mark or DSCP
- *     map to a class of their own), else the background class.
+ *     ancestor, ddl_cgroup.c), then its source address before NAT (a
+ *     class bound to the addresses of a job's pods, ddl_addr.c), then the
+ *     built-in key (ports, mark or DSCP map to a class of their own), else
+ *     the background class.
  *   - drop the packet if the qdisc holds limit packets; else stamp it with
  *     the time, append it to its class and tell the core
  *     (ddl_arrived()).
@@ -308,6 +310,12 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 	idx = ddl_cgroup_class(q, skb);
 	if (idx != DDL_NONE) {		/* claimed when it was bound */
 		q->cls_cgroup++;
+		return idx;
+	}
+
+	idx = ddl_addr_class(q, skb);
+	if (idx != DDL_NONE) {		/* likewise */
+		q->cls_addr++;
 		return idx;
 	}
 
@@ -773,6 +781,9 @@ static const struct nla_policy ddl_class_policy[TCA_DDL_CLASS_MAX + 1] = {
 	[TCA_DDL_CLASS_SIZE]	= { .type = NLA_U64 },
 	[TCA_DDL_CLASS_PAD]	= { .type = NLA_REJECT },
 	[TCA_DDL_CLASS_CGROUP]	= { .type = NLA_U64 },
+	[TCA_DDL_CLASS_ADDRS]	= { .type = NLA_BINARY,
+				    .len = TC_DDL_ADDRS_MAX *
+					   sizeof(struct in6_addr) },
 };
 
 /* Whether @attr is given and holds a u32 outside [@min, @max]. */
@@ -1237,6 +1248,7 @@ static void ddl_destroy(struct Qdisc *sch)
 	ddl_purge(sch);
 	kvfree(q->classes);
 	q->classes = NULL;
+	ddl_addr_destroy(q);
 	kvfree(q->binds);
 	q->binds = NULL;
 	ddl_sched_destroy(&q->s);
@@ -1324,6 +1336,8 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->cls_priority = q->cls_priority;
 	qs->cls_cgroup = q->cls_cgroup;
 	qs->cgroups_bound = q->cg_bound;
+	qs->cls_addr = q->cls_addr;
+	qs->addrs_bound = q->addr_bound;
 	qs->cls_key = q->cls_key;
 	qs->cls_background = q->cls_background;
 	qs->key_overflow = q->s.keymap.overflow;
@@ -1400,6 +1414,7 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_DDL_CLASS_MAX + 1];
 	struct nlattr *opt = tca[TCA_OPTIONS];
+	struct ddl_addrset *set = NULL;
 	u32 idx;
 	int err;
 
@@ -1451,6 +1466,17 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		if (err)
 			return err;
 	}
+	if (tb[TCA_DDL_CLASS_ADDRS]) {
+		if (idx == DDL_BG(&q->s)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_CLASS_ADDRS],
+					    "The background class takes what no job class takes, and has no address");
+			return -EINVAL;
+		}
+		err = ddl_addr_prepare(q, idx, tb[TCA_DDL_CLASS_ADDRS], &set,
+				       extack);
+		if (err)
+			return err;
+	}
 	sch_tree_lock(sch);
 	if (tb[TCA_DDL_CLASS_WEIGHT])
 		ddl_set_weight(&q->s, &q->params, idx,
@@ -1466,7 +1492,13 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		if (id)
 			ddl_claim(&q->s, idx);
 	}
+	if (tb[TCA_DDL_CLASS_ADDRS]) {
+		if (set)
+			ddl_claim(&q->s, idx);
+		ddl_addr_bind(q, idx, &set);
+	}
 	sch_tree_unlock(sch);
+	ddl_addr_free(set);	/* the class's old set */
 	return 0;
 }
 
@@ -1532,7 +1564,8 @@ static int ddl_dump_class(struct Qdisc *sch, unsigned long arg,
 			       TCA_DDL_CLASS_PAD) ||
 	     nla_put_u64_64bit(skb, TCA_DDL_CLASS_CGROUP,
 			       READ_ONCE(q->binds[idx].id),
-			       TCA_DDL_CLASS_PAD))) {
+			       TCA_DDL_CLASS_PAD) ||
+	     ddl_addr_dump(q, idx, skb))) {
 		nla_nest_cancel(skb, opts);
 		return -EMSGSIZE;
 	}

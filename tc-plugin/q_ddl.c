@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#include <arpa/inet.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -61,7 +62,8 @@ static void cexplain(void)
 {
 	fprintf(stderr,
 		"Usage: ... class ... ddl [ weight W ] [ size BYTES ]\n"
-		"                         [ cgroup PATH|ID|none ]\n");
+		"                         [ cgroup PATH|ID|none ]\n"
+		"                         [ addr ADDR[,ADDR...]|none ]\n");
 }
 
 #ifndef CGROUP2_SUPER_MAGIC
@@ -707,13 +709,75 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 	return 0;
 }
 
+/*
+ * "198.18.0.5,2001:db8::5": IPv4 and IPv6 addresses, the IPv4 ones mapped
+ * (::ffff:a.b.c.d), at most TC_DDL_ADDRS_MAX; "none": an empty list.
+ */
+static int ddl_get_addrs(struct in6_addr *addrs, int *n, const char *arg)
+{
+	char buf[INET6_ADDRSTRLEN];
+	struct in_addr v4;
+	size_t len;
+
+	*n = 0;
+	if (strcmp(arg, "none") == 0)
+		return 0;
+	for (;;) {
+		len = strcspn(arg, ",");
+		if (!len || len >= sizeof(buf) || *n == TC_DDL_ADDRS_MAX)
+			return -1;
+		memcpy(buf, arg, len);
+		buf[len] = '\0';
+		if (inet_pton(AF_INET, buf, &v4) == 1) {
+			memset(&addrs[*n], 0, sizeof(addrs[*n]));
+			addrs[*n].s6_addr[10] = 0xff;
+			addrs[*n].s6_addr[11] = 0xff;
+			memcpy(&addrs[*n].s6_addr[12], &v4, sizeof(v4));
+		} else if (inet_pton(AF_INET6, buf, &addrs[*n]) != 1) {
+			return -1;
+		}
+		(*n)++;
+		if (!arg[len])
+			return 0;
+		arg += len + 1;
+	}
+}
+
+/* The addresses of TCA_DDL_CLASS_ADDRS, IPv4 ones as such. */
+static void ddl_print_addrs(const struct rtattr *attr)
+{
+	int i, n = RTA_PAYLOAD(attr) / sizeof(struct in6_addr);
+	static const __u8 v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	char buf[INET6_ADDRSTRLEN];
+	struct in6_addr a;
+
+	if (!n)
+		return;
+	open_json_array(PRINT_JSON, "addr");
+	print_string(PRINT_FP, NULL, "addr ", NULL);
+	for (i = 0; i < n; i++) {
+		memcpy(&a, (const char *)RTA_DATA(attr) + i * sizeof(a),
+		       sizeof(a));
+		if (memcmp(a.s6_addr, v4mapped, sizeof(v4mapped)) == 0)
+			inet_ntop(AF_INET, &a.s6_addr[12], buf, sizeof(buf));
+		else
+			inet_ntop(AF_INET6, &a, buf, sizeof(buf));
+		print_string(PRINT_FP, NULL, "%s", i ? "," : "");
+		print_string(PRINT_ANY, NULL, "%s", buf);
+	}
+	close_json_array(PRINT_JSON, NULL);
+	print_string(PRINT_FP, NULL, " ", NULL);
+}
+
 static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
 			  char **argv, struct nlmsghdr *n, const char *dev)
 {
 	bool set_weight = false, set_size = false, set_cgroup = false;
+	struct in6_addr addrs[TC_DDL_ADDRS_MAX];
 	__u64 size = 0, cgroup = 0;
 	struct rtattr *tail;
 	__u32 weight = 0;
+	int naddrs = -1;
 
 	while (argc > 0) {
 		if (strcmp(*argv, "weight") == 0) {
@@ -740,6 +804,13 @@ static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
 				return -1;
 			}
 			set_cgroup = true;
+		} else if (strcmp(*argv, "addr") == 0) {
+			NEXT_ARG();
+			if (ddl_get_addrs(addrs, &naddrs, *argv)) {
+				fprintf(stderr, "Illegal \"addr\"\n");
+				cexplain();
+				return -1;
+			}
 		} else if (strcmp(*argv, "help") == 0) {
 			cexplain();
 			return -1;
@@ -752,13 +823,18 @@ static int ddl_parse_copt(TC_QU_CONST struct qdisc_util *qu, int argc,
 		argv++;
 	}
 
-	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
+	/* tc's class request holds 4096 bytes: 64 addresses take 1028. */
+	tail = addattr_nest(n, 4096, TCA_OPTIONS | NLA_F_NESTED);
 	if (set_weight)
-		addattr32(n, 1024, TCA_DDL_CLASS_WEIGHT, weight);
+		addattr32(n, 4096, TCA_DDL_CLASS_WEIGHT, weight);
 	if (set_size)
-		addattr64(n, 1024, TCA_DDL_CLASS_SIZE, size);
+		addattr64(n, 4096, TCA_DDL_CLASS_SIZE, size);
 	if (set_cgroup)
-		addattr64(n, 1024, TCA_DDL_CLASS_CGROUP, cgroup);
+		addattr64(n, 4096, TCA_DDL_CLASS_CGROUP, cgroup);
+	if (naddrs >= 0 &&
+	    addattr_l(n, 4096, TCA_DDL_CLASS_ADDRS, addrs,
+		      naddrs * sizeof(addrs[0])))
+		return -1;
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -782,6 +858,8 @@ static int ddl_print_copt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 		print_u64(PRINT_ANY, "size", "size %llu ", size);
 	if (ddl_attr_u64(tb, TCA_DDL_CLASS_CGROUP, &cgroup) && cgroup)
 		print_u64(PRINT_ANY, "cgroup", "cgroup %llu ", cgroup);
+	if (tb[TCA_DDL_CLASS_ADDRS])
+		ddl_print_addrs(tb[TCA_DDL_CLASS_ADDRS]);
 	return 0;
 }
 
@@ -835,6 +913,9 @@ _Static_assert(offsetof(struct tc_ddl_xstats, qdisc.edge_bursts) +
  * an older module's longer qdisc counters would cover with zero padding.
  */
 #define DDL_HAS_MEMORY(len) DDL_HAS(len, qdisc.memory_peak)
+
+/* The counters of classes bound to addresses. */
+#define DDL_HAS_ADDR(len) DDL_HAS(len, qdisc.addrs_bound)
 _Static_assert(offsetof(struct tc_ddl_xstats, class.memory_used) <=
 	       offsetof(struct tc_ddl_xstats, qdisc.memory_peak),
 	       "DDL_HAS_MEMORY covers the class fields");
@@ -983,10 +1064,14 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 	DDL_CNT(&o, len, *st, qdisc, cls_priority);
 	if (DDL_HAS_CGROUP(len))
 		DDL_CNT(&o, len, *st, qdisc, cls_cgroup);
+	if (DDL_HAS_ADDR(len))
+		DDL_CNT(&o, len, *st, qdisc, cls_addr);
 	DDL_CNT(&o, len, *st, qdisc, cls_key);
 	DDL_CNT(&o, len, *st, qdisc, cls_background);
 	if (DDL_HAS_CGROUP(len))
 		DDL_CNT(&o, len, *st, qdisc, cgroups_bound);
+	if (DDL_HAS_ADDR(len))
+		DDL_CNT(&o, len, *st, qdisc, addrs_bound);
 	ddl_line(&o);
 	if (DDL_HAS(len, qdisc.keys_mapped)) {
 		print_string(PRINT_FP, NULL, "%s", ddl_sep(&o));

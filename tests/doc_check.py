@@ -68,6 +68,7 @@ CLASS_ATTRS = {
     "WEIGHT": "weight",
     "SIZE": "size",
     "CGROUP": "cgroup",
+    "ADDRS": "addr",
 }
 # Attributes no option sets: the enum's zero and the alignment padding.
 UNSETTABLE = {"UNSPEC", "PAD"}

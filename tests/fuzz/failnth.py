@@ -18,7 +18,8 @@ the number of allocations on that path.  Leaks and splats are the debug
 kernel's to find (kmemleak's scan at the end of the guest, the log).
 
 Operations: init-1 and init-4096 (create with 1 and 4096 jobs, debugfs on),
-change-OPTION for every option, class (a weight), delete.  Prints one
+change-OPTION for every option, class (a weight), class-addr (a weight and
+addresses), delete.  Prints one
 "ok - ..." or "not ok - ..." line per operation with its allocation count.
 """
 import errno
@@ -266,6 +267,18 @@ class Injector:
 		return self.sweep("class change (weight)", self.base,
 				  nf.RTM_NEWTCLASS, 0, body, nmax)
 
+	def op_class_addr(self, nmax):
+		"""A weight and two addresses (198.18.2.2, 2001:db8::2): a
+		failed allocation of the set leaves the weight as it was."""
+		v4 = bytes(10) + b"\xff\xff" + bytes([198, 18, 2, 2])
+		v6 = bytes([0x20, 0x01, 0x0d, 0xb8]) + bytes(11) + b"\x02"
+		body = nf.tcmsg(self.ifindex, HANDLE | 3, HANDLE) + \
+			nf.attr(nf.TCA_OPTIONS | nf.NLA_F_NESTED,
+				nf.attr(1, struct.pack("I", 7)) +
+				nf.attr(5, v4 + v6))
+		return self.sweep("class change (weight, addresses)", self.base,
+				  nf.RTM_NEWTCLASS, 0, body, nmax)
+
 	def op_delete(self, nmax):
 		body = nf.tcmsg(self.ifindex, HANDLE, nf.TC_H_ROOT)
 		return self.sweep("delete", self.base, nf.RTM_DELQDISC, 0, body,
@@ -279,7 +292,8 @@ def main():
 		nmax = int(args[1])
 		args = args[2:]
 	ops = args or (["init-1", "init-4096"] +
-		       ["change-" + k for k in CHANGES] + ["class", "delete"])
+		       ["change-" + k for k in CHANGES] +
+		       ["class", "class-addr", "delete"])
 	inj = Injector()
 	counts = {}
 	for op in ops:
@@ -290,6 +304,8 @@ def main():
 			c = inj.op_change(op[7:], nmax)
 		elif op == "class":
 			c = inj.op_class(nmax)
+		elif op == "class-addr":
+			c = inj.op_class_addr(nmax)
 		elif op == "delete":
 			c = inj.op_delete(nmax)
 		else:

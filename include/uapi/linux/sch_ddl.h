@@ -140,10 +140,20 @@ enum {
 				 * and those of its descendants, are the
 				 * job's packets; 0: none
 				 */
+	TCA_DDL_CLASS_ADDRS,	/* binary: struct in6_addr each (IPv4 as
+				 * ::ffff:a.b.c.d): the addresses of the job's
+				 * pods on this host, whose packets, by their
+				 * source before NAT, are the job's; empty:
+				 * none; at most TC_DDL_ADDRS_MAX.  A change
+				 * replaces the whole set.
+				 */
 	__TCA_DDL_CLASS_MAX
 };
 
 #define TCA_DDL_CLASS_MAX	(__TCA_DDL_CLASS_MAX - 1)
+
+/* Addresses of TCA_DDL_CLASS_ADDRS, per job class. */
+#define TC_DDL_ADDRS_MAX	64
 
 /* Buckets of the per-class burst completion histogram (log2 of us). */
 #define TC_DDL_HIST_BUCKETS	24
@@ -221,6 +231,10 @@ struct tc_ddl_qd_stats {
 	__u64	drop_overmemory; /* dropped to stay under memory_limit */
 	__u32	memory_used;	/* bytes of memory queued now */
 	__u32	memory_peak;	/* ... the most since the qdisc was created */
+	/* Classes bound to addresses */
+	__u64	cls_addr;	/* packets classified by their source address */
+	__u32	addrs_bound;	/* addresses bound to job classes */
+	__u32	pad4;
 };
 
 /* Per-class counters (tc -s class show). */
