@@ -81,8 +81,8 @@ expect_match "job b: 16 MB arrived" "$(cat "$SLURM_RUN/b.out")" \
 # While they ran: on each of its nodes, the job's class (1 + id mod 16)
 # held its size, its weight and its cgroup's id.
 declare -A M
-for want in "a node1 24000000 1" "a node3 24000000 1" \
-	    "b node2 16000000 2" "b node3 16000000 2"; do
+for want in "a node1 25165824 1" "a node3 25165824 1" \
+	    "b node2 16777216 2" "b node3 16777216 2"; do
 	read -r j n size w <<<"$want"
 	id=$(cat "$SLURM_RUN/$j.id" 2>/dev/null)
 	m=$(printf %x $(( 1 + ${id:-0} % 16 )))
@@ -129,9 +129,9 @@ expect_match "job c: 16 MB from two shards" "$(cat "$SLURM_RUN/c.out")" \
 id=$(cat "$SLURM_RUN/c.id" 2>/dev/null)
 m_c=$(printf %x $(( 1 + ${id:-0} % 16 )))
 for i in 2 3; do
-	expect_match "job c ($id) on node$i: class 1:$m_c with size 16000000" \
+	expect_match "job c ($id) on node$i: class 1:$m_c with size 16777216 (16m)" \
 		"$(cat "$SLURM_RUN/c-class-node$i.txt" 2>/dev/null)" \
-		"class ddl 1:$m_c .*size 16000000 cgroup [0-9]+"
+		"class ddl 1:$m_c .*size 16777216 cgroup [0-9]+"
 	expect_ge "node$i: the shard's 8 MB in 1:$m_c" "$(bytes "$i" "$m_c")" \
 		8388608
 done
