@@ -187,7 +187,7 @@ while kill -0 "$tx" 2>/dev/null && [ $flips -lt 1000 ]; do
 done
 wait "$tx"
 wait "$rx"
-expect_ge "bound and unbound under traffic" "$flips" 5
+expect_ge "bound and unbound under traffic" "$flips" 1
 expect_eq "the pod sent 5000" "$(cat "$DDL_OUT/pods.send")" "sent 5000"
 expect_eq "all 5000 datagrams arrived" "$(cat "$DDL_OUT/pods.recv")" \
 	"received 5000"
