@@ -1223,7 +1223,8 @@ static void ddl_cluster_max_jobs_test(struct kunit *test)
 /*
  * The span saturates at DDL_CL_SPAN_MAX exactly where it reaches it, and
  * before dividing: 1 TiB over 4096 jobs at the lowest rate would be a
- * quotient past 2^64, which traps in x86-64's divq.
+ * quotient past 2^64, which traps in x86-64's divq.  The allowance of a
+ * job with no size holds at the longest epoch and the highest rate.
  */
 static void ddl_cluster_span_saturates_test(struct kunit *test)
 {
@@ -1249,6 +1250,18 @@ static void ddl_cluster_span_saturates_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX - 1);
 	ddl_x_declare(sim, 0, DDL_X_TB, 1);
 	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX);
+
+	/*
+	 * No size, the longest epoch at the highest rate: DDL_CL_NOMINAL
+	 * epochs of 10 s at 1.25e11 bytes/s, 1e19 us * bytes/s < 2^64.
+	 */
+	sim->p.epoch_us = DDL_EPOCH_MAX;
+	sim->p.rate = DDL_RATE_MAX;
+	ddl_x_declare(sim, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, ddl_cl_allow(&sim->p, c),
+			DDL_CL_NOMINAL * 10 * DDL_RATE_MAX);
+	KUNIT_EXPECT_EQ(test, ddl_cl_step(&sim->p, c),
+			DDL_CL_NOMINAL * 10 * NSEC_PER_SEC_U64);
 }
 
 /*
