@@ -61,6 +61,7 @@
 
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/rbtree.h>
 
 #include "ddl_core.h"
@@ -266,15 +267,20 @@ u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u32 tier, u64 deal)
 /* Time the declared size of job @c takes at its share of the rate, ns. */
 static u64 ddl_cl_span(const struct ddl_params *p, const struct ddl_cls *c)
 {
-	u64 span;
+	u64 bytes, per_sec;
 
 	if (!c->cl.size || !p->rate)
 		return 0;
 	/* size * jobs <= 2^40 * 2^12; weight * rate < 2^8 * 2^37. */
-	span = mul_u64_u64_div_u64(c->cl.size * p->jobs * DDL_WEIGHT_DEFAULT,
-				   NSEC_PER_SEC_U64,
-				   (u64)c->weight * p->rate);
-	return min_t(u64, span, DDL_CL_SPAN_MAX);
+	bytes = c->cl.size * p->jobs * DDL_WEIGHT_DEFAULT;
+	per_sec = (u64)c->weight * p->rate;
+	/*
+	 * Saturate before the division: a quotient past 2^64 (1 TiB over 4096
+	 * jobs at 1 kbit/s) traps in x86-64's divq.  per_sec * 1000 < 2^55.
+	 */
+	if (bytes >= per_sec * (DDL_CL_SPAN_MAX / NSEC_PER_SEC_U64))
+		return DDL_CL_SPAN_MAX;
+	return mul_u64_u64_div_u64(bytes, NSEC_PER_SEC_U64, per_sec);
 }
 
 /* Bytes a key of job @c covers: its declared size, or nominal epochs. */
@@ -316,6 +322,7 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
 		s->cl.edge_bursts++;
 	c->cl.allow = ddl_cl_allow(p, c);
 	c->cl.bytes = 0;
+	c->cl.moved = 0;
 	ddl_cl_rekey(s, c, k * epoch_ns + ddl_cl_span(p, c),
 		     (idx + s->jobs - turn) % s->jobs);
 }
@@ -354,9 +361,11 @@ static void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
  * @len: bytes
  *
  * A burst that outgrows what its key covers has the key moved on by
- * ddl_cl_step() for each allowance, or part of one, it is over.  The
- * caller calls it only in mode cluster: in the other modes nothing is
- * called per packet.
+ * ddl_cl_step() for each allowance, or part of one, it is over, in all at
+ * most DDL_CL_MOVE_MAX: keys are compared modulo 2^64, and a tiny size
+ * (one byte, an epoch per byte) would otherwise wrap the key past the
+ * others' within a burst of a few hundred GB.  The caller calls it only
+ * in mode cluster: in the other modes nothing is called per packet.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the key
  * moves.
@@ -365,7 +374,7 @@ static void ddl_cluster_enqueued(struct ddl_sched *s,
 				 const struct ddl_params *p, u32 idx, u32 len)
 {
 	struct ddl_cls *c = &s->cls[idx];
-	u64 allow, n;
+	u64 allow, n, move;
 
 	c->cl.bytes += len;
 	if (c->cl.bytes <= c->cl.allow)
@@ -375,7 +384,11 @@ static void ddl_cluster_enqueued(struct ddl_sched *s,
 	n = div64_u64(c->cl.bytes - c->cl.allow + allow - 1, allow);
 	c->cl.allow += n * allow;
 	s->cl.exts++;
-	ddl_cl_rekey(s, c, c->cl.key + n * ddl_cl_step(p, c), c->cl.rot);
+	if (check_mul_overflow(n, ddl_cl_step(p, c), &move))
+		move = U64_MAX;
+	move = min(move, DDL_CL_MOVE_MAX - c->cl.moved);
+	c->cl.moved += move;
+	ddl_cl_rekey(s, c, c->cl.key + move, c->cl.rot);
 }
 
 /**

@@ -23,6 +23,8 @@ struct ddl_sched;
  * @key: key of its current burst, ns of the shared clock since the base
  * @allow: bytes of the burst @key covers
  * @bytes: bytes queued since @key was given
+ * @moved: ns @key moved on since it was given (ddl_cluster_enqueued()),
+ *	at most DDL_CL_MOVE_MAX
  * @rot: the burst's place in its epoch's rotation, breaks ties of @key
  * @mark: the place its packets carry out (dscp): the last of the places
  *	it had since its burst (with a shuffle: its iteration) began
@@ -38,6 +40,7 @@ struct ddl_cluster_cls {
 	u64			key;
 	u64			allow;
 	u64			bytes;
+	u64			moved;
 	u32			rot;
 	u32			mark;
 	u64			mark_burst;

@@ -102,14 +102,18 @@
 /*
  * Mode cluster: epochs of the shared clock, us; a declared size of at most
  * DDL_SIZE_MAX bytes; a key moves at most DDL_CL_SPAN_MAX ns past its
- * epoch at a time; a job with no declared size is given DDL_CL_NOMINAL
- * epochs of bytes at the rate (DDL_FAIR_STEP_MAX without a rate).
+ * epoch at a time, and a burst that outgrows it moves it on by at most
+ * DDL_CL_MOVE_MAX ns (146 years: keys stay within 2^63 of each other,
+ * as comparing them modulo 2^64 needs); a job with no declared size is
+ * given DDL_CL_NOMINAL epochs of bytes at the rate (DDL_FAIR_STEP_MAX
+ * without a rate).
  */
 #define DDL_EPOCH_DEFAULT	20000U
 #define DDL_EPOCH_MIN		100U
 #define DDL_EPOCH_MAX		10000000U
 #define DDL_SIZE_MAX		BIT_ULL(40)
 #define DDL_CL_SPAN_MAX		(1000ULL * 1000000000ULL)
+#define DDL_CL_MOVE_MAX		BIT_ULL(62)
 #define DDL_CL_NOMINAL		8U
 
 /*

@@ -1084,6 +1084,231 @@ static void ddl_cluster_fabric_tiers_test(struct kunit *test)
 		KUNIT_EXPECT_GE(test, ddl_fabric_place(&p, 3, 5, d), 2U);
 }
 
+/*
+ * Extremes: sizes from a byte to a terabyte, 400 Gbit/s, 4096 job classes,
+ * weights 1 and DDL_WEIGHT_MAX.  One host of @jobs classes in mode
+ * cluster at @rate with the default epoch; test->priv holds it as a
+ * cluster of one, for ddl_cluster_test_exit().
+ */
+#define DDL_X_RATE	50000000000ULL	/* bytes/s: 400 Gbit/s */
+#define DDL_X_EPOCH	((u64)DDL_EPOCH_DEFAULT * 1000)	/* ns */
+#define DDL_X_OFF	(1000 * DDL_X_EPOCH)	/* shared clock less ours */
+#define DDL_X_NOW	(5 * DDL_X_EPOCH + DDL_X_EPOCH / 2)
+#define DDL_X_START	(1005 * DDL_X_EPOCH)	/* its epoch, shared clock */
+
+static struct ddl_sim *ddl_x_new(struct kunit *test, u32 jobs, u64 rate)
+{
+	struct ddl_cluster_sim *c;
+	struct ddl_sim *sim;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->test = test;
+	test->priv = c;
+	sim = ddl_sim_alloc(test, jobs);
+	c->h[0].sim = sim;
+	test->priv = c;	/* which ddl_sim_alloc() set to @sim */
+	sim->p.mode = TC_DDL_MODE_CLUSTER;
+	sim->p.rate = rate;
+	sim->p.maxwait_us = DDL_MAXWAIT_MAX;
+	sim->p.bgshare = 0;
+	ddl_params_derive(&sim->p);
+	sim->s.cl.clock_off = DDL_X_OFF;
+	sim->now = DDL_X_NOW;
+	return sim;
+}
+
+/* Job @j declares @size at weight @w. */
+static void ddl_x_declare(struct ddl_sim *sim, u32 j, u64 size, u32 w)
+{
+	ddl_set_weight(&sim->s, &sim->p, j, w);
+	ddl_cluster_size(&sim->s, j, size);
+}
+
+/* Send every queued packet; each must be the head the rule says. */
+static void ddl_x_drain(struct kunit *test, struct ddl_sim *sim,
+			const u32 *order, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_EQ_MSG(test, ddl_cluster_first(&sim->s), order[i],
+				    "place %u", i);
+		KUNIT_ASSERT_EQ(test, ddl_sim_send(sim), order[i]);
+	}
+	KUNIT_EXPECT_EQ(test, ddl_sim_pick(sim), (u32)DDL_NONE);
+}
+
+struct ddl_x_job {
+	u64	size;
+	u32	weight;
+};
+
+#define DDL_X_MB	1000000ULL
+#define DDL_X_GB	1000000000ULL
+#define DDL_X_TB	1000000000000ULL
+
+/*
+ * Sizes three orders of magnitude apart (1 MB, 1 GB, 1 TB and 1 TiB), at
+ * weight 1 and DDL_WEIGHT_MAX, in one epoch at 400 Gbit/s: every key is
+ * the epoch's start + size * jobs / (weight * rate), exact to the ns, and
+ * the order is the documented one, smallest size per weight first.
+ */
+static const struct ddl_x_job ddl_x_apart[] = {
+	{ DDL_X_TB, 1 }, { DDL_X_GB, 1 }, { DDL_X_MB, 1 },
+	{ DDL_X_TB, DDL_WEIGHT_MAX }, { DDL_X_GB, DDL_WEIGHT_MAX },
+	{ DDL_X_MB, DDL_WEIGHT_MAX }, { DDL_SIZE_MAX, 1 },
+};
+
+static void ddl_cluster_sizes_apart_test(struct kunit *test)
+{
+	/* Bytes per unit of weight: 3906, 1e6, 3.9e6, 1e9, 3.9e9, 1e12, 2^40. */
+	static const u32 order[] = { 5, 2, 4, 1, 3, 0, 6 };
+	u32 n = ARRAY_SIZE(ddl_x_apart), jobs = DDL_JOBS_DEFAULT, j;
+	struct ddl_sim *sim = ddl_x_new(test, jobs, DDL_X_RATE);
+	u64 span;
+
+	for (j = 0; j < n; j++)
+		ddl_x_declare(sim, j, ddl_x_apart[j].size,
+			      ddl_x_apart[j].weight);
+	/* The largest first, so that arrival order is not the answer. */
+	for (j = n; j-- > 0;)
+		ddl_sim_arrive(sim, j, 1, sim->now);
+	for (j = 0; j < n; j++) {
+		const struct ddl_x_job *x = &ddl_x_apart[j];
+		struct ddl_cluster_cls *cc = &sim->s.cls[j].cl;
+
+		/* 1e9 / 50e9 per byte: size * jobs / (50 * weight) ns. */
+		span = div64_u64(x->size * jobs, 50ULL * x->weight);
+		KUNIT_EXPECT_LT(test, span, DDL_CL_SPAN_MAX);
+		KUNIT_EXPECT_EQ_MSG(test, cc->key, DDL_X_START + span,
+				    "job %u", j);
+		KUNIT_EXPECT_EQ(test, cc->allow, x->size);
+	}
+	KUNIT_EXPECT_EQ(test, sim->s.cl.exts, 0ULL);
+	ddl_x_drain(test, sim, order, ARRAY_SIZE(order));
+}
+
+/*
+ * DDL_JOBS_MAX job classes at 400 Gbit/s: class i declares 4096 - i MB
+ * (class 4095, the last of the bitmap, the smallest), class 1 1 TiB at
+ * DDL_WEIGHT_MAX, just over class 2's size per weight, and class 0 1 TiB
+ * at weight 1, whose span saturates at DDL_CL_SPAN_MAX.  The head is the
+ * right one at every step: 4095, 4094 ... 0.
+ */
+static void ddl_cluster_max_jobs_test(struct kunit *test)
+{
+	u32 jobs = DDL_JOBS_MAX, j, *order;
+	struct ddl_sim *sim = ddl_x_new(test, jobs, DDL_X_RATE);
+
+	order = kunit_kcalloc(test, jobs, sizeof(*order), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, order);
+	ddl_x_declare(sim, 0, DDL_SIZE_MAX, 1);
+	ddl_x_declare(sim, 1, DDL_SIZE_MAX, DDL_WEIGHT_MAX);
+	for (j = 2; j < jobs; j++)
+		ddl_x_declare(sim, j, (jobs - j) * DDL_X_MB, 1);
+	for (j = 0; j < jobs; j++) {
+		ddl_sim_arrive(sim, j, 1, sim->now);
+		order[j] = jobs - 1 - j;
+	}
+	KUNIT_EXPECT_EQ(test, sim->s.cl.jobs, jobs);
+	KUNIT_EXPECT_EQ(test, sim->s.cls[0].cl.key,
+			DDL_X_START + DDL_CL_SPAN_MAX);
+	/* 2^40 * 4096 / (256 * 50) ns: below the cap. */
+	KUNIT_EXPECT_EQ(test, sim->s.cls[1].cl.key,
+			DDL_X_START + div64_u64(DDL_SIZE_MAX * jobs, 50 * 256));
+	ddl_x_drain(test, sim, order, jobs);
+}
+
+/*
+ * The span saturates at DDL_CL_SPAN_MAX exactly where it reaches it, and
+ * before dividing: 1 TiB over 4096 jobs at the lowest rate would be a
+ * quotient past 2^64, which traps in x86-64's divq.  The allowance of a
+ * job with no size holds at the longest epoch and the highest rate.
+ */
+static void ddl_cluster_span_saturates_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_x_new(test, DDL_JOBS_MAX, DDL_RATE_MIN);
+	struct ddl_cls *c = &sim->s.cls[0];
+
+	ddl_x_declare(sim, 0, DDL_SIZE_MAX, 1);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX);
+	ddl_x_declare(sim, 0, DDL_SIZE_MAX, DDL_WEIGHT_MAX);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX);
+	ddl_sim_arrive(sim, 0, 1, sim->now);
+	KUNIT_EXPECT_EQ(test, c->cl.key, DDL_X_START + DDL_CL_SPAN_MAX);
+
+	/* One byte over 4096 jobs at 1 Tbit/s: 32.768 ns. */
+	sim->p.rate = DDL_RATE_MAX;
+	ddl_x_declare(sim, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), 32ULL);
+
+	/* One job at 8 Gbit/s: 1000 s is 1e12 bytes. */
+	sim->p.jobs = 1;
+	sim->p.rate = DDL_GBIT(8);
+	ddl_x_declare(sim, 0, DDL_X_TB - 1, 1);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX - 1);
+	ddl_x_declare(sim, 0, DDL_X_TB, 1);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX);
+
+	/*
+	 * No size, the longest epoch at the highest rate: DDL_CL_NOMINAL
+	 * epochs of 10 s at 1.25e11 bytes/s, 1e19 us * bytes/s < 2^64.
+	 */
+	sim->p.epoch_us = DDL_EPOCH_MAX;
+	sim->p.rate = DDL_RATE_MAX;
+	ddl_x_declare(sim, 0, 0, 1);
+	KUNIT_EXPECT_EQ(test, ddl_cl_allow(&sim->p, c),
+			DDL_CL_NOMINAL * 10 * DDL_RATE_MAX);
+	KUNIT_EXPECT_EQ(test, ddl_cl_step(&sim->p, c),
+			DDL_CL_NOMINAL * 10 * NSEC_PER_SEC_U64);
+}
+
+/*
+ * A size of one byte and a burst of 1 TiB (1 GiB packets) at the default
+ * epoch: the key moves an epoch per byte over, 2^40 * 2e7 ns in all,
+ * past 2^64.  It stops at DDL_CL_MOVE_MAX, and the job stays behind one
+ * that declared its terabyte and began in the same epoch at every step:
+ * a key 2^63 ahead, compared modulo 2^64, would come first.
+ */
+static void ddl_cluster_tiny_size_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_x_new(test, DDL_JOBS_DEFAULT, DDL_X_RATE);
+	struct ddl_cls *c = &sim->s.cls[0];
+	u32 i;
+
+	ddl_x_declare(sim, 0, 1, 1);
+	ddl_x_declare(sim, 1, DDL_SIZE_MAX, 1);
+	ddl_sim_arrive(sim, 1, 1, sim->now);
+	sim->len[0] = SZ_1G;
+	ddl_sim_arrive(sim, 0, 1, sim->now);
+	/* 2^30 - 1 bytes over its one, an epoch each: 2.1e16 ns. */
+	KUNIT_EXPECT_EQ(test, c->cl.moved, (SZ_1G - 1) * DDL_X_EPOCH);
+	KUNIT_EXPECT_EQ(test, c->cl.key,
+			DDL_X_START + (SZ_1G - 1) * DDL_X_EPOCH);
+	for (i = 1; i < 1024; i++) {
+		ddl_sim_arrive(sim, 0, 1, sim->now);
+		KUNIT_ASSERT_EQ_MSG(test, ddl_cluster_first(&sim->s), 1U,
+				    "after %u GiB", i + 1);
+		KUNIT_ASSERT_TRUE(test, ddl_cl_before(&sim->s.cls[1], c));
+	}
+	KUNIT_EXPECT_EQ(test, c->cl.moved, DDL_CL_MOVE_MAX);
+	KUNIT_EXPECT_EQ(test, c->cl.key, DDL_X_START + DDL_CL_MOVE_MAX);
+	KUNIT_EXPECT_EQ(test, c->cl.allow, 1024ULL * SZ_1G);
+	KUNIT_EXPECT_EQ(test, sim->s.cl.exts, 1024ULL);
+
+	/* Both sent, job 1 first; the next burst starts from its epoch. */
+	for (i = 0; i < 1025; i++)
+		KUNIT_ASSERT_EQ(test, ddl_sim_send(sim), i ? 0U : 1U);
+	KUNIT_EXPECT_EQ(test, ddl_sim_pick(sim), (u32)DDL_NONE);
+	sim->now += DDL_X_EPOCH;
+	sim->len[0] = DDL_T_LEN;
+	ddl_sim_arrive(sim, 0, 1, sim->now);
+	KUNIT_EXPECT_EQ(test, c->cl.moved, (DDL_T_LEN - 1) * DDL_X_EPOCH);
+	KUNIT_EXPECT_EQ(test, c->cl.key,
+			DDL_X_START + DDL_T_LEN * DDL_X_EPOCH);
+}
+
 static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE_SLOW(ddl_cluster_same_order_test),
 	KUNIT_CASE_SLOW(ddl_cluster_skew_test),
@@ -1099,6 +1324,10 @@ static struct kunit_case ddl_cluster_test_cases[] = {
 	KUNIT_CASE(ddl_cluster_fabric_tiers_test),
 	KUNIT_CASE(ddl_cluster_overrun_test),
 	KUNIT_CASE(ddl_cluster_mode_test),
+	KUNIT_CASE(ddl_cluster_sizes_apart_test),
+	KUNIT_CASE(ddl_cluster_max_jobs_test),
+	KUNIT_CASE(ddl_cluster_span_saturates_test),
+	KUNIT_CASE(ddl_cluster_tiny_size_test),
 	{}
 };
 

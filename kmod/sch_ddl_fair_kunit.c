@@ -697,6 +697,83 @@ static void ddl_fair_resume_test(struct kunit *test)
 }
 
 /*
+ * A terabyte: job 0 (weight 1, learned size DDL_FAIR_SIZE_MAX) queues a
+ * burst of 1 TiB in 1 GiB packets; its tag grows with it to 256 * 2^40 =
+ * 2^48 past its start, far from 2^63, the limit of comparing modulo 2^64.
+ * Job 1 (DDL_WEIGHT_MAX) then bursts 1 GiB: tagged 2^30 past V, it goes
+ * first.  The reference is exact to the byte at this scale too: when both
+ * are sent, V is at job 0's tag and the reference is empty.
+ */
+static void ddl_fair_terabyte_test(struct kunit *test)
+{
+	struct ddl_sim *sim = ddl_sim_alloc(test, 2);
+	struct ddl_sched *s = &sim->s;
+	struct ddl_fair_cls *f0 = &s->cls[0].fair, *f1 = &s->cls[1].fair;
+	u32 i;
+
+	ddl_set_weight(s, &sim->p, 1, DDL_WEIGHT_MAX);
+	s->cls[0].pred.burst_size = DDL_FAIR_SIZE_MAX;
+	s->cls[1].pred.burst_size = SZ_1G;
+
+	ddl_fair_burst(s, 0, 0);
+	ddl_fair_queue(s, &s->cls[0]);
+	for (i = 0; i < 1024; i++)
+		ddl_fair_enqueued(s, 0, SZ_1G);
+	KUNIT_EXPECT_EQ(test, f0->vstart, 0ULL);
+	KUNIT_EXPECT_EQ(test, f0->budget, 1ULL << 40);
+	KUNIT_EXPECT_EQ(test, f0->vfinish, 1ULL << 48);
+	KUNIT_EXPECT_TRUE(test, ddl_v_before(s->fair.vtime, f0->vfinish));
+	/* Each packet past the first extends it by its excess, 1 GiB. */
+	KUNIT_EXPECT_EQ(test, f0->tag_exts, 1023ULL);
+
+	ddl_fair_served(s, SZ_1G, NULL);
+	KUNIT_EXPECT_EQ(test, s->fair.vtime, (u64)SZ_1G * DDL_VSCALE);
+
+	ddl_fair_burst(s, 1, 0);
+	ddl_fair_queue(s, &s->cls[1]);
+	ddl_fair_enqueued(s, 1, SZ_1G);
+	KUNIT_EXPECT_EQ(test, f1->vfinish, s->fair.vtime + SZ_1G);
+	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), 1U);
+	KUNIT_EXPECT_EQ(test, s->fair.gps_weight, 1U + DDL_WEIGHT_MAX);
+
+	ddl_fair_served(s, SZ_1G, &s->cls[1]);
+	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), 0U);
+	for (i = 1; i < 1024; i++)
+		ddl_fair_served(s, SZ_1G, i == 1023 ? &s->cls[0] : NULL);
+	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), (u32)DDL_NONE);
+	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 0U);
+	KUNIT_EXPECT_EQ(test, s->fair.vtime, f0->vfinish);
+}
+
+/*
+ * DDL_JOBS_MAX jobs burst at once, job i's learned size 4096 - i times
+ * 64 KiB, and job 4095 (the last of the bitmap) at DDL_WEIGHT_MAX too:
+ * the fair order sends the smallest tag first at every step, 4095 first,
+ * then 4094 ... 0.
+ */
+static void ddl_fair_max_jobs_test(struct kunit *test)
+{
+	u32 jobs = DDL_JOBS_MAX, j;
+	struct ddl_sim *sim = ddl_sim_alloc(test, jobs);
+	struct ddl_sched *s = &sim->s;
+
+	ddl_set_weight(s, &sim->p, jobs - 1, DDL_WEIGHT_MAX);
+	for (j = 0; j < jobs; j++) {
+		s->cls[j].pred.burst_size = (u64)(jobs - j) * SZ_64K;
+		ddl_fair_burst(s, j, 0);
+		ddl_fr_queue(s, j, 1);
+	}
+	KUNIT_EXPECT_EQ(test, s->cls[0].fair.vfinish,
+			(u64)jobs * SZ_64K * DDL_VSCALE);
+	KUNIT_EXPECT_EQ(test, s->cls[jobs - 1].fair.vfinish, (u64)SZ_64K);
+	for (j = jobs; j-- > 0;) {
+		KUNIT_ASSERT_EQ(test, ddl_fair_first(s), j);
+		ddl_fr_serve(s, j, 1, true);
+	}
+	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), (u32)DDL_NONE);
+}
+
+/*
  * Closed loop: training jobs, each a loop of a burst and a compute phase.
  * Job j sends iteration i's burst of pkts[j] packets when its burst i - 1
  * has left and its compute of compute[j] ns is over; the sender stalls:
@@ -1226,6 +1303,8 @@ static struct kunit_case ddl_fair_test_cases[] = {
 	KUNIT_CASE(ddl_fair_weight_test),
 	KUNIT_CASE(ddl_fair_stable_order_test),
 	KUNIT_CASE(ddl_fair_resume_test),
+	KUNIT_CASE(ddl_fair_terabyte_test),
+	KUNIT_CASE(ddl_fair_max_jobs_test),
 	KUNIT_CASE_SLOW(ddl_fair_closed_loop_test),
 	KUNIT_CASE_SLOW(ddl_fair_closed_loop_catches_static_test),
 	KUNIT_CASE(ddl_fair_unknown_serial_test),

@@ -64,6 +64,14 @@ static const struct ddl_edt_case ddl_edt_cases[] = {
 	{ "u32_max_at_rate_max_full_remainder", DDL_P_T0, DDL_RATE_MAX - 1,
 	  DDL_P_T0, U32_MAX, DDL_RATE_MAX, 0, DDL_P_T0 + 34359739,
 	  44999999999ULL },
+	{ "1500B_at_400Gbit", DDL_P_T0, 0, DDL_P_T0, 1500, DDL_GBIT(400), 0,
+	  DDL_P_T0 + 30, 0 },
+	{ "1B_at_400Gbit_all_remainder", DDL_P_T0, 0, DDL_P_T0, 1,
+	  DDL_GBIT(400), 0, DDL_P_T0, 1000000000 },
+	{ "64KiB_at_400Gbit", DDL_P_T0, 0, DDL_P_T0, 65536, DDL_GBIT(400), 0,
+	  DDL_P_T0 + 1310, 36000000000ULL },
+	{ "u32_max_at_400Gbit", DDL_P_T0, 0, DDL_P_T0, U32_MAX, DDL_GBIT(400),
+	  0, DDL_P_T0 + 85899345, 45000000000ULL },
 	{ "1B_at_1kbit", DDL_P_T0, 0, DDL_P_T0, 1, DDL_KBIT(1), 0,
 	  DDL_P_T0 + 8000000, 0 },
 	{ "64KiB_at_1kbit", DDL_P_T0, 0, DDL_P_T0, 65536, DDL_KBIT(1), 0,
@@ -137,9 +145,56 @@ static void ddl_edt_no_bias_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, t - DDL_P_T0, q + (r ? 1 : 0));
 }
 
+struct ddl_total_case {
+	const char	*name;
+	u64		rate;
+	u32		len;
+	u32		n;
+	u64		want;	/* n * len / rate, ns, rounded down */
+};
+
+/* Worked out by hand: 400 Gbit/s is 50 bytes per ns, 1 Tbit/s 125. */
+static const struct ddl_total_case ddl_total_cases[] = {
+	/* Each 1 byte is 0.02 ns: without the remainder, no time at all. */
+	{ "1MB_in_1B_at_400Gbit", DDL_GBIT(400), 1, 1000000, 20000 },
+	{ "1.5GB_in_1500B_at_400Gbit", DDL_GBIT(400), 1500, 1000000,
+	  30000000 },
+	/* 2^30 / 50 = 21474836.48 ns */
+	{ "1GiB_in_64KiB_at_400Gbit", DDL_GBIT(400), 65536, 16384, 21474836 },
+	/* 256 * (2^32 - 1) = 2^40 - 256 bytes: 21990232550.4 ns */
+	{ "1TiB_in_4GiB_at_400Gbit", DDL_GBIT(400), U32_MAX, 256,
+	  21990232550ULL },
+	/* (2^40 - 256) / 125 = 8796093020.16 ns */
+	{ "1TiB_in_4GiB_at_rate_max", DDL_RATE_MAX, U32_MAX, 256,
+	  8796093020ULL },
+};
+
+KUNIT_ARRAY_PARAM_DESC(ddl_total, ddl_total_cases, name);
+
+/*
+ * A known number of bytes sent back to back takes the time the rate
+ * says, within 1 ns over the whole run (the remainder carried between
+ * packets), up to a terabyte at 400 Gbit/s and at the highest rate: no
+ * overflow, no truncation per packet.
+ */
+static void ddl_edt_total_test(struct kunit *test)
+{
+	const struct ddl_total_case *c = test->param_value;
+	u64 t = DDL_P_T0, rem = 0;
+	u32 i;
+
+	for (i = 0; i < c->n; i++) {
+		t = ddl_edt_next(t, &rem, t, c->len, c->rate, DDL_P_MS);
+		KUNIT_ASSERT_LT(test, rem, c->rate);
+	}
+	KUNIT_EXPECT_GE(test, t - DDL_P_T0, c->want);
+	KUNIT_EXPECT_LE(test, t - DDL_P_T0, c->want + 1);
+}
+
 static struct kunit_case ddl_pace_unit_test_cases[] = {
 	KUNIT_CASE_PARAM(ddl_edt_single_packet_test, ddl_edt_gen_params),
 	KUNIT_CASE_PARAM(ddl_edt_no_bias_test, ddl_bias_gen_params),
+	KUNIT_CASE_PARAM(ddl_edt_total_test, ddl_total_gen_params),
 	{}
 };
 
