@@ -25,6 +25,12 @@
 #                       of downloads per release when cold)
 #   make check-debug    every e2e script on the debug kernel, the timing
 #                       ones too (make check runs those on the fast kernel)
+#   make check-launchers
+#                       the launchers for real, in the test VM (fast
+#                       kernel): jobs in podman containers bound by the CNI
+#                       plugin alone, and PyTorch jobs through torchrun and
+#                       sch-ddl-job run on three hosts (the scripts marked
+#                       "# e2e: launchers"; not in check: minutes each)
 #   make check-tc       the tc plugin with the installed tc and the newest
 #                       release's (scripts/iproute2-tc): headers, tdc, e2e
 #   make check-quick    the inner loop: builds, static checks, KUnit and the
@@ -111,6 +117,15 @@ check-debug:
 check-tc:
 	scripts/check --tc
 
+check-launchers:
+	scripts/install-deps torch
+	@fail=0; for t in $$(grep -l '^# e2e: launchers$$' tests/e2e/*.sh); do \
+		echo "# $$t"; \
+		scripts/vm-run -k fast -t 1500 bash "$$t" || fail=1; \
+	done; \
+	[ $$fail = 0 ] && echo "check-launchers: all passed" || \
+		{ echo "check-launchers: FAILED"; exit 1; }
+
 tools: build/tools/ddlemu
 
 build/tools/ddlemu: bench/ddlemu.c
@@ -168,5 +183,5 @@ bench:
 	bench/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
 
-.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-kernels check-release check-debug check-tc vm fuzz stress bench-pace \
+.PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-kernels check-release check-debug check-tc check-launchers vm fuzz stress bench-pace \
 	bench-datapath tools demo bench
