@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# e2e: fast
+# e2e: launchers
 # Jobs in podman containers get their class on the host's NIC from the CNI
 # plugin alone (sbin/sch-ddl-cni, chained as "sch-ddl"): podman (CNI
 # backend, crun, the guest's root file system as each container's) runs in
