@@ -121,7 +121,7 @@ check-launchers:
 	scripts/install-deps torch
 	@fail=0; for t in $$(grep -l '^# e2e: launchers$$' tests/e2e/*.sh); do \
 		echo "# $$t"; \
-		scripts/vm-run -k fast -t 1500 bash "$$t" || fail=1; \
+		scripts/vm-run -k fast -m 3072 -t 1500 bash "$$t" || fail=1; \
 	done; \
 	[ $$fail = 0 ] && echo "check-launchers: all passed" || \
 		{ echo "check-launchers: FAILED"; exit 1; }
