@@ -110,8 +110,8 @@ def main():
         result(out.get("ips") == c["prevResult"]["ips"] and
                out.get("cniVersion") == "1.0.0",
                "ADD prints the previous result unchanged")
-        result(e.take_calls() == ["bind llm-7 --lenient --addr 198.18.4.2 "
-                                  "--size 14g --weight 2"],
+        result(e.take_calls() == ["bind --lenient --addr=198.18.4.2 "
+                                  "--size=14g --weight=2 -- llm-7"],
                "annotations: job, size and weight, before CNI_ARGS")
         result(any("job llm-7" in line and "198.18.4.2" in line
                    for line in e.log_lines()),
@@ -124,25 +124,26 @@ def main():
             cid="c2")
         calls = e.take_calls()
         result(len(calls) == 1 and calls[0].startswith(
-            "bind llm-7 --lenient --addr 198.18.4.2 --addr 198.18.4.3"),
+            "bind --lenient --addr=198.18.4.2 --addr=198.18.4.3") and
+            calls[0].endswith(" -- llm-7"),
             "a second pod: the class bound to both pods' addresses")
         p = e.run("CHECK", conf(("198.18.4.3/24",), runtimeConfig={
             "io.kubernetes.cri.pod-annotations": {
                 "sch-ddl.io/job": "llm-7"}}), cid="c2")
         result(p.returncode == 0 and p.stdout == "" and
                e.take_calls()[0].startswith(
-                   "bind llm-7 --lenient --addr 198.18.4.2 --addr "
+                   "bind --lenient --addr=198.18.4.2 --addr="
                    "198.18.4.3"),
                "CHECK binds again what ADD bound, prints nothing")
 
         p = e.run("DEL", {"cniVersion": "1.0.0", "name": "ddlbr"}, cid="c1")
         calls = e.take_calls()
         result(p.returncode == 0 and len(calls) == 1 and
-               calls[0].startswith("bind llm-7 --lenient --addr 198.18.4.3")
+               calls[0].startswith("bind --lenient --addr=198.18.4.3")
                and "198.18.4.2" not in calls[0],
                "DEL of one pod: the class keeps the other's address")
         e.run("DEL", {"cniVersion": "1.0.0"}, cid="c2")
-        result(e.take_calls() == ["unbind llm-7"],
+        result(e.take_calls() == ["unbind -- llm-7"],
                "DEL of the last pod unbinds the job")
         result(not os.path.exists(os.path.join(e.state, "job-llm-7")),
                "... and leaves no state behind")
@@ -153,13 +154,13 @@ def main():
         e.run("ADD", conf(("198.18.5.2/32",)),
               args="IgnoreUnknown=1;K8S_POD_NAME=x;DDL_JOB=42;DDL_SIZE=3g",
               cid="p1")
-        result(e.take_calls() == ["bind 42 --lenient --addr 198.18.5.2 "
-                                  "--size 3g"],
+        result(e.take_calls() == ["bind --lenient --addr=198.18.5.2 "
+                                  "--size=3g -- 42"],
                "CNI_ARGS: DDL_JOB and DDL_SIZE")
         e.run("ADD", conf(("198.18.5.6/32",), job="net-job", weight=3),
               cid="p2")
-        result(e.take_calls() == ["bind net-job --lenient --addr "
-                                  "198.18.5.6 --weight 3"],
+        result(e.take_calls() == ["bind --lenient --addr=198.18.5.6 "
+                                  "--weight=3 -- net-job"],
                "the configuration's job and weight")
         e.run("ADD", conf(("198.18.5.7/32",)), cid="p3")
         result(e.take_calls() == [], "a pod with no job is left alone")
@@ -168,7 +169,7 @@ def main():
         e.run("GC", {"cniVersion": "1.1.0", "name": "ddlbr",
                      "cni.dev/valid-attachments": [
                          {"containerID": "p2", "ifname": "eth0"}]})
-        result(e.take_calls() == ["unbind 42"],
+        result(e.take_calls() == ["unbind -- 42"],
                "GC unbinds the job whose pod the runtime no longer has")
         e.run("DEL", {"cniVersion": "1.0.0"}, cid="p2")
         e.take_calls()
