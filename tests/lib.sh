@@ -231,6 +231,25 @@ start_sink() {
 	wait_for 60 test -e "$1.ready"
 }
 
+# recv_under_binds FILE N: before binding and unbinding a job under its
+# traffic, ddl-a's a0 at 20 Mbit/s with no standing-queue target (unbound,
+# the job's packets are background traffic, which the target would drop
+# when it queues), and a receiver of N datagrams of 1000 bytes on
+# 198.18.0.2:9100 in ddl-b (it gives up 30 s after the last), its count
+# in FILE, started in the background (its pid in $RECV); returns once it
+# listens
+recv_under_binds() {
+	run "rate 20mbit, no target" nsenter --net=/run/netns/ddl-a tc qdisc \
+		change dev a0 root ddl jobs 8 key none rate 20mbit target off \
+		lead 0
+	rm -f "$1.ready"
+	DDL_SINK_READY=$1.ready ip netns exec ddl-b python3 -S \
+		"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 "$2" 1000 30 \
+		>"$1" &
+	RECV=$!
+	wait_for 30 test -e "$1.ready"
+}
+
 # wait_for SECONDS CMD...: poll until CMD succeeds
 wait_for() {
 	local deadline=$(( EPOCHSECONDS + $1 ))

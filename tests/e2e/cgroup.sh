@@ -107,16 +107,8 @@ run "unbind 10:6" "${A[@]}" tc class change dev a0 classid 10:6 ddl \
 # jobA while class 10:2 is unbound and bound again, ten times per tc
 # -batch (bound between two), until the sender is done; all arrive (the
 # receiver gives up after 30 s without one), some by the cgroup, some as
-# background.  No standing-queue target: unbound, the job's packets are
-# background traffic, which the target would drop when it queues.
-run "rate 20mbit, no target" "${A[@]}" tc qdisc change dev a0 root ddl \
-	jobs 8 key none rate 20mbit target off lead 0
-rm -f "$DDL_OUT/cg.ready"
-DDL_SINK_READY=$DDL_OUT/cg.ready ip netns exec ddl-b python3 -S \
-	"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 5000 1000 30 \
-	>"$DDL_OUT/cg.recv" &
-rx=$!
-wait_for 30 test -e "$DDL_OUT/cg.ready"
+# background.
+recv_under_binds "$DDL_OUT/cg.recv" 5000
 for i in $(seq 10); do
 	echo "class change dev a0 classid 10:2 ddl cgroup none"
 	echo "class change dev a0 classid 10:2 ddl cgroup $CG/jobA"
@@ -132,7 +124,7 @@ while kill -0 "$tx" 2>/dev/null && [ $flips -lt 1000 ]; do
 	flips=$((flips + 10))
 done
 wait "$tx"
-wait "$rx"
+wait "$RECV"
 run "unbind 10:2" "${A[@]}" tc class change dev a0 classid 10:2 ddl \
 	cgroup none
 expect_ge "bound and unbound under traffic" "$flips" 20

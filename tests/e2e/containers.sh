@@ -147,14 +147,7 @@ expect_eq "... and its packets" "$(cpkts 5)" 15
 
 # ADD and DEL of job 12's containers while b2 sends 3000 datagrams of 1000
 # bytes at 20 Mbit/s to ddl-b: all arrive, none dropped in the qdisc.
-run "rate 20mbit, no target" "${A[@]}" tc qdisc change dev a0 root ddl \
-	jobs 8 key none rate 20mbit target off lead 0
-rm -f "$DDL_OUT/ctr.ready"
-DDL_SINK_READY=$DDL_OUT/ctr.ready ip netns exec ddl-b python3 -S \
-	"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 3000 1000 30 \
-	>"$DDL_OUT/ctr.recv" &
-rx=$!
-wait_for 30 test -e "$DDL_OUT/ctr.ready"
+recv_under_binds "$DDL_OUT/ctr.recv" 3000
 drops0=$(qf drops)
 in0=$(cpkts 5)
 "${P[@]}" exec b2 python3 -S "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
@@ -166,7 +159,7 @@ while kill -0 "$tx" 2>/dev/null && [ $churn -lt 2 ]; do
 	churn=$((churn + 1))
 done
 wait "$tx"
-wait "$rx"
+wait "$RECV"
 expect_ge "containers of job 12 came and went under its traffic" "$churn" 1
 expect_eq "all 3000 datagrams arrived" "$(cat "$DDL_OUT/ctr.recv")" \
 	"received 3000"

@@ -163,14 +163,7 @@ expect_eq "addrs_bound 2" "$(qf addrs_bound)" 2
 # Bind and unbind under traffic: 5000 datagrams at 20 Mbit/s from pod 3
 # (masqueraded) while 10:4 is unbound for 50 ms and bound again for 50 ms,
 # until the sender is done; all arrive.
-run "rate 20mbit, no target" "${A[@]}" tc qdisc change dev a0 root ddl \
-	jobs 8 key none rate 20mbit target off lead 0
-rm -f "$DDL_OUT/pods.ready"
-DDL_SINK_READY=$DDL_OUT/pods.ready ip netns exec ddl-b python3 -S \
-	"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 5000 1000 30 \
-	>"$DDL_OUT/pods.recv" &
-rx=$!
-wait_for 30 test -e "$DDL_OUT/pods.ready"
+recv_under_binds "$DDL_OUT/pods.recv" 5000
 drops0=$(qf drops)
 bg0=$(qf cls_background)
 in0=$(cpkts 4)
@@ -186,7 +179,7 @@ while kill -0 "$tx" 2>/dev/null && [ $flips -lt 1000 ]; do
 	flips=$((flips + 1))
 done
 wait "$tx"
-wait "$rx"
+wait "$RECV"
 expect_ge "bound and unbound under traffic" "$flips" 1
 expect_eq "the pod sent 5000" "$(cat "$DDL_OUT/pods.send")" "sent 5000"
 expect_eq "all 5000 datagrams arrived" "$(cat "$DDL_OUT/pods.recv")" \
