@@ -5,8 +5,8 @@
 # content against tc -s), tracepoints during a rotation scenario, the burst
 # histogram, the exporter, and reads racing qdisc and device deletes.
 # e2e: smp
-# (make check runs it on the fast kernel too: its readers race on a second
-# CPU there.)
+# (make check runs it on the fast kernel, whose second CPU its readers
+# race on; make check-debug on the debug kernel too.)
 . "$(dirname "$0")/../lib.sh"
 
 P=/sys/module/sch_ddl/parameters
