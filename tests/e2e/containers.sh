@@ -19,58 +19,20 @@
 if [ -z "${DDL_CTR_NS:-}" ]; then
 	DDL_CTR_NS=1 exec unshare -m --propagation private bash "$0" "$@"
 fi
-mount -t tmpfs -o mode=0755 varlib /var/lib
 . "$(dirname "$0")/../lib.sh"
+. "$TESTS_DIR/podman.sh"
 
-here=$(cd "$TESTS_DIR/.." && pwd)
 C=/run/ddl-ctr
-# podman's locks live in POSIX shared memory.
-mkdir -p /dev/shm
-mountpoint -q /dev/shm || mount -t tmpfs -o mode=1777 shm /dev/shm
-mkdir -p "$C/net.d" "$C/bin" "$C/root" "$C/run" "$C/ipam" "$C/tmp" \
-	"$C/rootfs"
-# Each container's root is the guest's (crun cannot pivot_root to the
-# root it runs in): a bind mount of it, with a /run of its own.
-mount --bind / "$C/rootfs"
-mount -t tmpfs -o mode=0755 ctrrun "$C/rootfs/run"
-ln -sf "$here/sbin/sch-ddl-cni" "$C/bin/sch-ddl"
-cat >"$C/containers.conf" <<EOF
-[network]
-network_backend = "cni"
-cni_plugin_dirs = ["$C/bin", "/usr/lib/cni"]
-network_config_dir = "$C/net.d"
-[engine]
-cgroup_manager = "cgroupfs"
-events_logger = "none"
-runtime = "crun"
-tmp_dir = "$C/tmp"
-EOF
-for net in "ddlpt ptp 198.18.5" "ddlbr bridge 198.18.4"; do
-	read -r name type net <<<"$net"
-	cat >"$C/net.d/$name.conflist" <<EOF
-{ "cniVersion": "0.4.0", "name": "$name",
-  "plugins": [
-    { "type": "$type", "bridge": "${name}0", "isGateway": true,
-      "ipMasq": $([ "$type" = bridge ] && echo true || echo false),
-      "ipam": { "type": "host-local", "dataDir": "$C/ipam",
-                "ranges": [[{ "subnet": "$net.0/24",
-                              "gateway": "$net.1" }]],
-                "routes": [{ "dst": "0.0.0.0/0" }] } },
-    { "type": "sch-ddl" } ] }
-EOF
-done
-# What the plugin and sch-ddl-job need reaches them through podman's
-# environment: this tree's sch-ddl-job, and tc's plugin directory.
-export CONTAINERS_CONF=$C/containers.conf
-export SCH_DDL_JOB=$here/sbin/sch-ddl-job
-export SCH_DDL_CNI_STATE=$C/cni
+podman_env "$C"
+podman_net ddlpt ptp 198.18.5
+podman_net ddlbr bridge 198.18.4
 mkdir -p /run/bin
 printf '#!/bin/sh\necho "$*" >>%s/syslog\n' "$C" >/run/bin/logger
 chmod +x /run/bin/logger
 export PATH=/run/bin:$PATH
 
 A=(nsenter --net=/run/netns/ddl-a)
-P=("${A[@]}" podman --root "$C/root" --runroot "$C/run" --storage-driver vfs)
+P=("${A[@]}" "${PODMAN[@]}")
 netns_pair
 ip -n ddl-b route add 198.18.5.0/24 via 198.18.0.1
 run "ddl root of a0, 8 jobs, no key" "${A[@]}" tc qdisc add dev a0 root \
