@@ -54,7 +54,8 @@
 #                       policy, ddl with its defaults: tables and plots
 #                       (bench/ddl-bench)
 #   make bench          every ddl-bench preset (torch too), 3 repetitions
-#                       (the PyTorch cluster presets once), 20 random mixes
+#                       (the PyTorch cluster and launcher presets once),
+#                       20 random mixes
 #                       and 4 with PyTorch jobs (from seed 1, or SEED=S),
 #                       and both datapath benchmarks (not in check)
 
@@ -173,6 +174,9 @@ bench:
 		sharded-sat sharded3 ring incast fabric
 	bench/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch \
 		incast-torch fabric-torch
+	bench/ddl-bench --reps 3 -o build/bench-launchers pods containers
+	bench/ddl-bench -o build/bench-launchers-torch pods torchrun \
+		runner=torch workers=3
 	bench/ddl-bench -o build/bench-mix mix seed=$(BENCH_SEED)
 	bench/ddl-bench -o build/bench-mix-torch mix runner=torch mixes=4 \
 		seed=$(BENCH_SEED)

@@ -501,6 +501,50 @@ def learned_vs_true(reps, pols, scn):
     return out
 
 
+def class_shares(d, scn):
+    """Where each job's bytes went on each sending host (class.txt,
+    class-2.txt, ...: tc -s class show after the run): the job's own class
+    (minor job + 1 under the policy's qdisc, handle 10:) against the
+    payload the job sent from that host (a PS: its updates; a ring member:
+    2(W - 1)/W of the tensor per iteration), and the bytes in no job's
+    class against all.  Own class bytes are the payload plus the headers
+    when every byte is in place, so a ratio of 1 or more holds all of them.
+    None when the run left no class file, or no class of the handle 10:."""
+    files = sorted(glob.glob(d + "/class*.txt"))
+    if not files:
+        return None
+    recs = {}
+    for f in glob.glob(d + "/ps-*.json") + glob.glob(d + "/shard-*.json"):
+        r = json.load(open(f))
+        host = 1
+        if "shard-" in f:
+            host = int(f.rsplit("-", 1)[1].split(".")[0])
+        if scn.get("ring"):
+            w = r["workers"]
+            pay = len(r["iters"]) * r["update"] * 2 * (w - 1) / w
+        else:
+            pay = len(r["iters"]) * r["workers"] * r["update"]
+        recs[(r["job"], host)] = pay
+    worst, other, total = float("inf"), 0, 0
+    for f in files:
+        m = os.path.basename(f)[len("class"):-len(".txt")]
+        host = int(m[1:]) if m else 1
+        with open(f) as fh:
+            cls = {c["class"].split(":")[1]: c.get("bytes", 0)
+                   for c in tcclass.parse(fh.read())
+                   if c["class"].startswith("10:")}
+        jobs = {"%x" % (int(j) + 1): pay for (j, h), pay in recs.items()
+                if h == host}
+        total += sum(cls.values())
+        other += sum(b for k, b in cls.items() if k not in jobs)
+        for k, pay in jobs.items():
+            if pay:
+                worst = min(worst, cls.get(k, 0) / pay)
+    if not total:
+        return None     # no class per job (fq_codel, fq, pfifo_fast)
+    return {"own_min": worst, "other_pct": 100 * other / total}
+
+
 def report_preset(out, name, plot):
     d = "%s/%s" % (out, name)
     scn = json.load(open(d + "/scenario.json"))
@@ -661,7 +705,37 @@ def report_preset(out, name, plot):
                             r["burst_kb"], r["true_burst_kb"],
                             r["true_burst_wire_kb"], r["burst_ratio"],
                             r["bursts"]))
+    shares = {}
+    if name in ("pods", "containers", "torchrun"):
+        for p in pols:
+            sh = [class_shares("%s/%s" % (r, p), scn) for r in reps]
+            if all(sh):
+                shares[p] = {"own_min": min(x["own_min"] for x in sh),
+                             "other_pct": max(x["other_pct"] for x in sh)}
+        rows += ["", "Each job's bytes in its own class on every sending "
+                 "host (tc -s class show after each run): the least, over "
+                 "jobs, hosts and repetitions, of the class's bytes / the "
+                 "payload the job sent there (headers make it over 1 when "
+                 "every byte is in place), and the most, over hosts and "
+                 "repetitions, of the bytes in no job's class.", "",
+                 "| policy | own class / payload, least | in no job's class, "
+                 "most |", "|---|---|---|"]
+        rows += ["| %s | %.3f | %.2f %% |" % (p, x["own_min"], x["other_pct"])
+                 for p, x in shares.items()]
     tg = targets(name, summ, bound, learned)
+    for p in (p for p in ("ddl-pod", "ddl-ctr", "ddl-run") if p in shares):
+        x = shares[p]
+        tg.append(("%s: >= 99 %% of every job's bytes in its own class on "
+                   "every host: own / payload %.3f, in no job's %.2f %%"
+                   % (p, x["own_min"], x["other_pct"]),
+                   x["own_min"] >= 0.99 and x["other_pct"] <= 1))
+        if "drr" in summ:
+            r = summ[p]["jct_avg_ms"] / summ["drr"]["jct_avg_ms"]
+            tg.append(("%s: avg JCT <= 0.92 x drr's: %.3f" % (p, r),
+                       r <= 0.92))
+            tg.append(("%s: every job <= 1.05 x its drr JCT: worst %.3f"
+                       % (p, summ[p]["worst_vs_drr"]),
+                       summ[p]["worst_vs_drr"] <= 1.05))
     if tg:
         rows += ["", "Targets (%s):" % ("mode cluster" if order else
                                          "ddl with its defaults"), ""]
@@ -672,7 +746,8 @@ def report_preset(out, name, plot):
                      {p: load_policy("%s/%s" % (reps[0], p)) for p in pols})
     rep = {"scenario": scn, "solo_bound_ms": bound, "solo_per_job_ms": per_job,
            "ideal_burst_avg_ms": ideal_avg, "ideal_burst_last_ms": ideal_last,
-           "gains": gains, "learned": learned, "targets": [{"target": t, "met": ok}
+           "gains": gains, "learned": learned, "class_shares": shares,
+           "targets": [{"target": t, "met": ok}
                                        for t, ok in tg],
            "runs": {p: [{k: v for k, v in s.items() if k != "iter_ms"}
                         for s in runs[p]] for p in pols},
