@@ -175,8 +175,7 @@ bench:
 	bench/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch \
 		incast-torch fabric-torch
 	bench/ddl-bench --reps 3 -o build/bench-launchers pods containers
-	bench/ddl-bench -o build/bench-launchers-torch pods torchrun \
-		runner=torch workers=3
+	bench/ddl-bench -o build/bench-launchers-torch torchrun
 	bench/ddl-bench -o build/bench-mix mix seed=$(BENCH_SEED)
 	bench/ddl-bench -o build/bench-mix-torch mix runner=torch mixes=4 \
 		seed=$(BENCH_SEED)
