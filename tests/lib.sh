@@ -103,7 +103,7 @@ run() {
 # by spaces, the root qdisc listed again under HANDLE "root".
 snap() {
 	local ns=()
-	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
+	[ "$1" = -n ] && { ns=(nsenter --net=/run/netns/"$2"); shift 2; }
 	"${ns[@]}" tc -s -j qdisc show dev "$1" | awk -f "$TESTS_DIR/jflat.awk"
 }
 
@@ -133,7 +133,7 @@ qfields() {
 # class (tests/tcclass.awk: tc 6.1 prints classes as text only).
 cstats() {
 	local ns=()
-	[ "$1" = -n ] && { ns=(ip netns exec "$2"); shift 2; }
+	[ "$1" = -n ] && { ns=(nsenter --net=/run/netns/"$2"); shift 2; }
 	"${ns[@]}" tc -s class show dev "$1" | awk -f "$TESTS_DIR/tcclass.awk"
 }
 
@@ -162,8 +162,8 @@ netns_pair() {
 	ip link add a0 netns ddl-a type veth peer name b0 netns ddl-b
 	ip -n ddl-a addr add 198.18.0.1/24 dev a0
 	ip -n ddl-b addr add 198.18.0.2/24 dev b0
-	ip netns exec ddl-a sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip netns exec ddl-b sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	nsenter --net=/run/netns/ddl-a sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	nsenter --net=/run/netns/ddl-b sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip -n ddl-a link set lo up
 	ip -n ddl-b link set lo up
 	ip -n ddl-a link set a0 up
@@ -225,7 +225,7 @@ qlen_is() { [ "$(qstat "$1" "$2" qlen)" = "$3" ]; }
 # the background (its pid in $SINK); returns once its ports are bound
 start_sink() {
 	rm -f "$1.ready"
-	DDL_SINK_READY=$1.ready ip netns exec ddl-b python3 -S \
+	DDL_SINK_READY=$1.ready nsenter --net=/run/netns/ddl-b python3 -S \
 		"$TESTS_DIR/traffic.py" udp-sink 198.18.0.2 "$2" "$3" 100 >"$1" &
 	SINK=$!
 	wait_for 60 test -e "$1.ready"
@@ -243,7 +243,7 @@ recv_under_binds() {
 		change dev a0 root ddl jobs 8 key none rate 20mbit target off \
 		lead 0
 	rm -f "$1.ready"
-	DDL_SINK_READY=$1.ready ip netns exec ddl-b python3 -S \
+	DDL_SINK_READY=$1.ready nsenter --net=/run/netns/ddl-b python3 -S \
 		"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 "$2" 1000 30 \
 		>"$1" &
 	RECV=$!

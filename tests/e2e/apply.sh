@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 T=$(mktemp -d)
-A=(ip netns exec ddl-a)
+A=(nsenter --net=/run/netns/ddl-a)
 apply=$TESTS_DIR/../sbin/sch-ddl-apply
 netns_pair
 

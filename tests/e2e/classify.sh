@@ -6,7 +6,7 @@
 # root of veth a0; packets are counted per class.
 . "$(dirname "$0")/../lib.sh"
 
-A=(ip netns exec ddl-a)
+A=(nsenter --net=/run/netns/ddl-a)
 netns_pair
 
 # burst SPORT N [TOS [MARK [PRIO]]]: N datagrams to 198.18.0.2:9999

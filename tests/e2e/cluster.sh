@@ -44,7 +44,7 @@ done
 # start first (python starts slowly on the debug kernel), then send side
 # by side once their go file appears.
 burst() {	# HOST SPORT COUNT SPORT COUNT
-	ip netns exec ddlc-$1 python3 -S -c '
+	nsenter --net=/run/netns/ddlc-$1 python3 -S -c '
 import os, socket, sys, time
 go, a = sys.argv[1], sys.argv[2:]
 socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in a[::2]]
@@ -182,7 +182,7 @@ port_filters() {
 # start_sink N: the receiver, until N datagrams, into $T/recv ($sink)
 start_sink() {
 	rm -f "$T/ready"
-	DDL_SINK_READY=$T/ready ip netns exec ddlc-r python3 -S \
+	DDL_SINK_READY=$T/ready nsenter --net=/run/netns/ddlc-r python3 -S \
 		"$TESTS_DIR/dscp_check.py" recv 198.18.7.2 2001:2::2 9 "$1" 60 \
 		>"$T/recv" &
 	sink=$!
@@ -194,7 +194,7 @@ tc -n ddlc-s class change dev s0 parent 1: classid 1:2 ddl size 2000000
 
 N=12	# per job and family
 start_sink $(( 4 * N ))
-run "both jobs send over IPv4 and IPv6" ip netns exec ddlc-s python3 -S \
+run "both jobs send over IPv4 and IPv6" nsenter --net=/run/netns/ddlc-s python3 -S \
 	"$TESTS_DIR/dscp_check.py" send 198.18.7.2 2001:2::2 9 $N 1000 5001 5002
 sleep 0.2
 run "then 2mbit" tc -n ddlc-s qdisc change dev s0 root ddl jobs 2 \
@@ -240,10 +240,10 @@ expect_eq "the old configuration stays" \
 expect_eq "host 1 still in mode cluster" "$(qstat -n ddlc-1 dc1 1: options.mode)" cluster
 # A raw request past tc: a code point of 64.
 expect_match "a DSCP of 64 (raw netlink): refused" \
-	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 10,64)" \
+	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 10,64)" \
 	'^error -34: A DSCP is 0..63$'
 expect_match "nine code points (raw netlink): refused" \
-	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 1,2,3,4,5,6,7,8,9)" \
+	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 1,2,3,4,5,6,7,8,9)" \
 	'^error -34: dscp takes at most 8 code points$'
 expect_fail "nine code points (tc): refused by the kernel" \
 	'dscp takes at most 8 code points' \
@@ -274,7 +274,7 @@ send_places() {
 	local what=$1 j f tos
 	shift
 	start_sink $(( 8 * N ))
-	run "$what: four jobs send over IPv4 and IPv6" ip netns exec ddlc-s \
+	run "$what: four jobs send over IPv4 and IPv6" nsenter --net=/run/netns/ddlc-s \
 		python3 -S "$TESTS_DIR/dscp_check.py" send 198.18.7.2 \
 		2001:2::2 9 $N 1000 5001 5002 5003 5004
 	wait "$sink"
@@ -317,7 +317,7 @@ expect_eq "tiers dumped" \
 expect_eq "tiers in JSON" \
 	"$(tc -j -n ddlc-s qdisc show dev s0 | python3 -S -c 'import json, sys
 print(json.load(sys.stdin)[0]["options"]["tiers"])')" "[100000]"
-out=$(ip netns exec ddlc-s "$TESTS_DIR/../sbin/sch-ddl-exporter" 2>&1)
+out=$(nsenter --net=/run/netns/ddlc-s "$TESTS_DIR/../sbin/sch-ddl-exporter" 2>&1)
 expect_eq "exporter: where the second tier starts" \
 	"$(grep -E '^sch_ddl_tier_start_bytes\{dev="s0",handle="1:",tier="2"\} ' <<<"$out" | awk '{print $2}')" \
 	100000
@@ -340,10 +340,10 @@ expect_fail "tiers without a shuffle" 'give shuffle, or tiers off' \
 expect_fail "tiers that do not increase" 'tiers are increasing sizes' \
 	tc -n ddlc-s qdisc change dev s0 root ddl tiers 2k,1k
 expect_match "eight tiers (raw netlink): refused" \
-	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 tiers 1,2,3,4,5,6,7,8)" \
+	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 tiers 1,2,3,4,5,6,7,8)" \
 	'^error -34: tiers takes at most 7 sizes of 8 bytes$'
 expect_match "a size of 12 bytes (raw netlink): refused" \
-	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 tiersraw 12)" \
+	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 tiersraw 12)" \
 	'^error -34: tiers takes at most 7 sizes of 8 bytes$'
 expect_eq "the tiers stay" \
 	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE '(mode|dscp|shuffle|tiers) [0-9a-z,.+]+' | tr '\n' ' ')" \
@@ -362,7 +362,7 @@ expect_fail "a shuffle shorter than an epoch" 'at least one epoch' \
 expect_fail "a shuffle of 5ms" 'shuffle must be off or between 10ms and 3600s' \
 	tc -n ddlc-s qdisc change dev s0 root ddl shuffle 5ms
 expect_match "a shuffle of 5ms (raw netlink): refused" \
-	"$(ip netns exec ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 opts shuffle=5000)" \
+	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 opts shuffle=5000)" \
 	'^error -34: shuffle must be off or between 10ms and 3600s$'
 expect_fail "dscp in mode fair without a shuffle" 'or a shuffle' \
 	tc -n ddlc-s qdisc change dev s0 root ddl shuffle off

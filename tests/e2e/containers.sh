@@ -76,7 +76,7 @@ expect_eq "... no address left on 1:4" "$(matches "$(cline 4)" addr &&
 
 # A bridge with source NAT: job 12 (1:5) in two containers, job 13 (1:6),
 # and a container of no job.
-ip netns exec ddl-b nft -f - <<'EOF'
+nsenter --net=/run/netns/ddl-b nft -f - <<'EOF'
 table ip ddlcount {
 	chain in {
 		type filter hook input priority filter;
@@ -84,7 +84,7 @@ table ip ddlcount {
 	}
 }
 EOF
-natted() { ip netns exec ddl-b nft list table ip ddlcount |
+natted() { nsenter --net=/run/netns/ddl-b nft list table ip ddlcount |
 	awk '/counter/ { print $(NF - 2) }'; }
 run "job 12, first container" start b1 ddlbr 12 1m
 run "job 12, second container" start b2 ddlbr 12 1m

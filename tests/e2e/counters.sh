@@ -45,10 +45,10 @@ u=$(( n / 4 ))
 # The sender starts once the receiver is bound (a loaded machine can take
 # seconds to start python).
 rdy=$(mktemp -u)
-out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 -S "$TESTS_DIR/traffic.py" \
+out=$(DDL_SINK_READY=$rdy nsenter --net=/run/netns/ddl-b python3 -S "$TESTS_DIR/traffic.py" \
 	udp-recv 198.18.0.2 5001 "$u" 1000 30 &
       wait_for 60 test -e "$rdy"
-      ip netns exec ddl-a python3 -S "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
+      nsenter --net=/run/netns/ddl-a python3 -S "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
 	5001 "$u" 1000 >/dev/null
       wait)
 expect_eq "udp: receiver got every datagram" "$out" "received $u"
@@ -65,10 +65,10 @@ tcp_transfer() {	# HANDLE SIZE PORT
 	txp0=$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_packets)
 	txb0=$(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_bytes)
 	rm -f "$rdy"
-	out=$(DDL_SINK_READY=$rdy ip netns exec ddl-b python3 -S \
+	out=$(DDL_SINK_READY=$rdy nsenter --net=/run/netns/ddl-b python3 -S \
 		"$TESTS_DIR/traffic.py" tcp-recv 198.18.0.2 "$3" "$2" 0 60 &
 	      wait_for 60 test -e "$rdy"
-	      ip netns exec ddl-a python3 -S "$TESTS_DIR/traffic.py" tcp-send \
+	      nsenter --net=/run/netns/ddl-a python3 -S "$TESTS_DIR/traffic.py" tcp-send \
 		198.18.0.2 "$3" "$2" >/dev/null
 	      wait)
 	txp=$(( $(ip netns exec ddl-a cat /sys/class/net/a0/statistics/tx_packets) - txp0 ))
@@ -76,7 +76,7 @@ tcp_transfer() {	# HANDLE SIZE PORT
 }
 
 size=$(( n * 500 ))
-ip netns exec ddl-a ethtool -K a0 tso off gso off >/dev/null
+nsenter --net=/run/netns/ddl-a ethtool -K a0 tso off gso off >/dev/null
 tcp_transfer 2: "$size" 5002
 expect_eq "tcp: receiver got every byte" "$out" "received $size"
 expect_eq "tcp: ddl packets = device tx packets" \
@@ -87,7 +87,7 @@ expect_eq "tcp: nothing dropped" "$(qstat -n ddl-a a0 2: drops)" 0
 
 # With GSO, the qdisc counts segments and their headers (qdisc_pkt_len),
 # the device counts skbs: the qdisc must count at least as much.
-ip netns exec ddl-a ethtool -K a0 tso on gso on >/dev/null
+nsenter --net=/run/netns/ddl-a ethtool -K a0 tso on gso on >/dev/null
 tcp_transfer 3: "$size" 5003
 expect_eq "gso: receiver got every byte" "$out" "received $size"
 expect_ge "gso: ddl packets >= device skbs" "$(qstat -n ddl-a a0 3: packets)" "$txp"

@@ -19,7 +19,7 @@ expect_eq "module still loaded" "$(loaded && echo yes)" yes
 run "delete on dummy" tc qdisc del dev d0 root
 expect_fail "unload refused while one qdisc remains" 'in use' rmmod sch_ddl
 run "delete namespace" ip netns del ddl-a
-wait_for 10 sh -c '! ip netns exec ddl-b ip link show b0 >/dev/null 2>&1'
+wait_for 10 sh -c '! nsenter --net=/run/netns/ddl-b ip link show b0 >/dev/null 2>&1'
 run "unload after delete" wait_for 10 rmmod sch_ddl
 expect_eq "module gone" "$(loaded && echo yes || echo no)" no
 run "tc add autoloads sch_ddl" tc qdisc add dev d0 root ddl limit 9

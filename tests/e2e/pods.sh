@@ -14,7 +14,7 @@
 # under traffic loses no packet.
 . "$(dirname "$0")/../lib.sh"
 
-A=(ip netns exec ddl-a)
+A=(nsenter --net=/run/netns/ddl-a)
 netns_pair
 "${A[@]}" sysctl -qw net.ipv4.ip_forward=1
 ip -n ddl-b route add 198.18.1.0/24 via 198.18.0.1
@@ -94,7 +94,7 @@ table ip ddlnat {
 	}
 }
 EOF
-run "ddl-b counts datagrams from the host's address" ip netns exec ddl-b \
+run "ddl-b counts datagrams from the host's address" nsenter --net=/run/netns/ddl-b \
 	nft -f - <<'EOF'
 table ip ddlcount {
 	chain in {
@@ -105,7 +105,7 @@ table ip ddlcount {
 }
 EOF
 natted() {	# how many datagrams arrived from the host's address / a pod's
-	ip netns exec ddl-b nft list table ip ddlcount |
+	nsenter --net=/run/netns/ddl-b nft list table ip ddlcount |
 		awk -v w="$1" '/counter/ { n++; if (n == w) print $(NF - 2) }'
 }
 run "bind 10:4 to pod 3" "${A[@]}" tc class change dev a0 classid 10:4 \

@@ -74,7 +74,7 @@ expect_eq "veth: changed limit" "$(qstat -n ddl-a a0 1: options.limit)" 65
 run "replace on veth" tc -n ddl-a qdisc replace dev a0 root handle 1: ddl limit 66
 expect_eq "veth: replaced limit" "$(qstat -n ddl-a a0 1: options.limit)" 66
 expect_eq "veth: ping through ddl" \
-	"$(ip netns exec ddl-a ping -c 3 -i 0.2 -q 198.18.0.2 | grep -o '3 received')" \
+	"$(nsenter --net=/run/netns/ddl-a ping -c 3 -i 0.2 -q 198.18.0.2 | grep -o '3 received')" \
 	"3 received"
 expect_eq "veth: ddl sent the pings" "$(qstat -n ddl-a a0 1: packets)" 3
 run "delete on veth" tc -n ddl-a qdisc del dev a0 root

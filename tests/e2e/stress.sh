@@ -186,7 +186,7 @@ round() {
 	# 4. A netns deleted with packets queued in its veth.
 	veth_ns ddl-s s 1
 	tc -n ddl-s qdisc add dev s0 root handle 1: ddl rate 1mbit
-	ip netns exec ddl-s python3 -S -c '
+	nsenter --net=/run/netns/ddl-s python3 -S -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(300):
@@ -205,7 +205,7 @@ for i in range(300):
 	# (the automatic burst): 5 to 20 s.
 	veth_ns ddl-t t 5
 	tc -n ddl-t qdisc add dev t0 root handle 1: ddl rate 1kbit
-	ip netns exec ddl-t python3 -S -c '
+	nsenter --net=/run/netns/ddl-t python3 -S -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(9):
