@@ -8,8 +8,9 @@
 # runs it on the fast kernel with the machine to itself, not on the debug
 # kernel (make check-debug runs every script there).  Every functional
 # script runs on the debug kernel, but one with a line "# e2e: fast",
-# which runs on the fast kernel instead; a line "# e2e: smp" runs it on the
-# fast kernel's two CPUs as well.
+# which runs on the fast kernel instead (in a guest of one CPU); a line
+# "# e2e: smp" runs it on the fast kernel with two CPUs: for races, or for
+# a receiver that must keep up while the sender's CPU is busy.
 #
 # Python runs with -S (no site module): the tests use the standard library
 # only, and without site python starts in half the time on the debug guest.

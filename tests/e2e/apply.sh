@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# e2e: fast
+# e2e: smp
 # sch-ddl-apply, all or nothing, on a live veth under job traffic: a file
 # applied, then a reload that fails at each of its commands in turn
 # (SCH_DDL_APPLY_FAULT): every time the previous configuration is in force
