@@ -35,10 +35,17 @@
  * declared size has span 0: bursts are then served by their epoch, first
  * come first served, and within it by the rotation.
  *
- * A burst that outgrows what its key covers (its declared size, or
- * DDL_CL_NOMINAL epochs at the rate for a job that declared none) has its
- * key moved on by its span (at least an epoch) for each such amount: a
- * wrong or missing size cannot hold the link beyond it.
+ * A burst that outgrows what its key covers (its declared size and an
+ * eighth, or DDL_CL_NOMINAL epochs at the rate for a job that declared
+ * none) has its key moved on by its span (at least an epoch) for each
+ * further such amount: a wrong or missing size cannot hold the link beyond
+ * it.  The eighth is for what a size declared as payload leaves out:
+ * headers (TCP over IPv4 at a 1500-byte MTU adds 4.6 %, a GSO packet's
+ * share of them included) and retransmissions.  Without it, a host that
+ * sends a job's whole declared burst (a parameter server's push, a ring
+ * member declared with its own share) would find it outgrown near its
+ * end, and its last packets would wait a whole span behind the bursts of
+ * the next epochs: later than under fair sharing.
  *
  * The rank of a job (for its DSCP) counts the jobs ahead of it whose burst
  * is in progress: backlogged, or paused for less than DDL_FAIR_PAUSE_US.
@@ -320,7 +327,8 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
 	s->cl.epoch = k;
 	if (ddl_near_edge(p, shared, epoch_ns))
 		s->cl.edge_bursts++;
-	c->cl.allow = ddl_cl_allow(p, c);
+	/* size <= 2^40: no overflow */
+	c->cl.allow = ddl_cl_allow(p, c) + (c->cl.size >> DDL_CL_SLACK_SHIFT);
 	c->cl.bytes = 0;
 	c->cl.moved = 0;
 	ddl_cl_rekey(s, c, k * epoch_ns + ddl_cl_span(p, c),

@@ -106,7 +106,9 @@
  * DDL_CL_MOVE_MAX ns (146 years: keys stay within 2^63 of each other,
  * as comparing them modulo 2^64 needs); a job with no declared size is
  * given DDL_CL_NOMINAL epochs of bytes at the rate (DDL_FAIR_STEP_MAX
- * without a rate).
+ * without a rate).  A burst's first allowance is its declared size and
+ * 1/2^DDL_CL_SLACK_SHIFT more: sizes are declared as payload, and a host
+ * counts the bytes it sends, headers included.
  */
 #define DDL_EPOCH_DEFAULT	20000U
 #define DDL_EPOCH_MIN		100U
@@ -115,6 +117,7 @@
 #define DDL_CL_SPAN_MAX		(1000ULL * 1000000000ULL)
 #define DDL_CL_MOVE_MAX		BIT_ULL(62)
 #define DDL_CL_NOMINAL		8U
+#define DDL_CL_SLACK_SHIFT	3
 
 /*
  * The fabric's code points (shuffle): a deal lasts 10 ms to an hour, us.

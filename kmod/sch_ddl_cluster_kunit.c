@@ -528,10 +528,10 @@ static void ddl_cluster_rank_test(struct kunit *test)
 }
 
 /*
- * A burst past its declared size has its key moved on by its span per
- * size: a size declared too small buys no more than it declared.  A job
- * that declared none is keyed at its epoch and moves on by
- * DDL_CL_NOMINAL epochs per that many epochs of bytes.
+ * A burst past its declared size and an eighth (headers) has its key
+ * moved on by its span per size: a size declared too small buys no more
+ * than it declared.  A job that declared none is keyed at its epoch and
+ * moves on by DDL_CL_NOMINAL epochs per that many epochs of bytes.
  */
 static void ddl_cluster_overrun_test(struct kunit *test)
 {
@@ -550,10 +550,17 @@ static void ddl_cluster_overrun_test(struct kunit *test)
 	/* 50 ns into its epoch: within 1/16 of an epoch of the edge. */
 	KUNIT_EXPECT_EQ(test, x->sim->s.cl.edge_bursts, 1ULL);
 
-	x->shard[0] = 1;			/* one packet over */
+	/* 165000 bytes: within the eighth (18750 bytes) past the size */
+	x->shard[0] = 1;
+	ddl_c_arrive(c, x, 0);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cls[0].cl.key, key);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cls[0].cl.allow, 168750ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cl.exts, 0ULL);
+
+	x->shard[0] = 1;			/* 180000 bytes: past it */
 	ddl_c_arrive(c, x, 0);
 	KUNIT_EXPECT_EQ(test, x->sim->s.cls[0].cl.key, key + DDL_C_EPOCH);
-	KUNIT_EXPECT_EQ(test, x->sim->s.cls[0].cl.allow, 300000ULL);
+	KUNIT_EXPECT_EQ(test, x->sim->s.cls[0].cl.allow, 318750ULL);
 	KUNIT_EXPECT_EQ(test, x->sim->s.cl.exts, 1ULL);
 
 	/* No declared size: keyed at the epoch, nominal allowance. */
@@ -1183,7 +1190,8 @@ static void ddl_cluster_sizes_apart_test(struct kunit *test)
 		KUNIT_EXPECT_LT(test, span, DDL_CL_SPAN_MAX);
 		KUNIT_EXPECT_EQ_MSG(test, cc->key, DDL_X_START + span,
 				    "job %u", j);
-		KUNIT_EXPECT_EQ(test, cc->allow, x->size);
+		KUNIT_EXPECT_EQ(test, cc->allow,
+				x->size + (x->size >> DDL_CL_SLACK_SHIFT));
 	}
 	KUNIT_EXPECT_EQ(test, sim->s.cl.exts, 0ULL);
 	ddl_x_drain(test, sim, order, ARRAY_SIZE(order));
