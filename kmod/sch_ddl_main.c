@@ -60,6 +60,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
+#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <net/dsfield.h>
 #include <net/flow_dissector.h>
@@ -1197,6 +1198,30 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 	return 0;
 }
 
+/*
+ * Whether @sch is the qdisc of one transmit queue of a multi-queue device:
+ * a child of mq or mqprio, added under the root (TCQ_F_MQROOT) or made by
+ * it as a default before the root is grafted (the parent is not the root
+ * yet, and the child's queue is the one its minor names).  A job's flows
+ * hash to several queues there, and only the cluster order is the same on
+ * every queue: it is made of the shared clock and each job's facts.
+ *
+ * Context: process context, RTNL held.
+ */
+static bool ddl_per_queue(const struct Qdisc *sch)
+{
+	struct net_device *dev = qdisc_dev(sch);
+	struct Qdisc *root = rtnl_dereference(dev->qdisc);
+	u32 minor = TC_H_MIN(sch->parent);
+
+	if (dev->num_tx_queues < 2 || sch->parent == TC_H_ROOT ||
+	    !minor || minor > dev->num_tx_queues)
+		return false;
+	if (root && TC_H_MAJ(root->handle) == TC_H_MAJ(sch->parent))
+		return root->flags & TCQ_F_MQROOT;
+	return sch->dev_queue == netdev_get_tx_queue(dev, minor - 1);
+}
+
 static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 		    struct netlink_ext_ack *extack)
 {
@@ -1208,6 +1233,8 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 	qdisc_watchdog_init(&q->watchdog, sch);
 	ddl_params_init(&p);
 	ddl_params_defaults(&p);
+	if (ddl_per_queue(sch))
+		p.mode = TC_DDL_MODE_CLUSTER;
 	if (opt) {
 		err = ddl_parse_opt(&p, opt, true, psched_mtu(qdisc_dev(sch)),
 				    extack);
