@@ -47,6 +47,7 @@ POD_JOB = "llm-7"
 POD_ADDR = "198.18.4.2/24"
 POD_CID = "c1"
 APPLY_DEV = "eth0"
+NO_DDL = "ddl as its root qdisc or on every queue under mq or mqprio"
 
 # entry: the program; input: the bad input in words; run(host) ->
 # (status, {"syslog"|"stderr"|"stdout": [lines]}); status: its exit
@@ -85,6 +86,10 @@ SETUPS = {
     "noddl": ("no ddl qdisc (no module)", {},
               lambda h: h.write("mode", "none\n")),
     "hang": ("tc hangs", {}, lambda h: h.write("mode", "hang\n")),
+    "mqjobs": ("mq on eth0, the ddl of queue 1:3 has 8 jobs, the others "
+               "16", {}, lambda h: h.write("mode", "mqjobs\n")),
+    "mqdefault": ("mq on eth0, the queues' ddl made by mq (no handle)", {},
+                  lambda h: h.write("mode", "mqdefault\n")),
     "nojob": ("no sch-ddl-job", {"job": False}, None),
     "nologger": ("no logger", {"logger": False}, None),
     "defaults": ("the defaults file: SCH_DDL_SLURM_CGROUP=(", {},
@@ -263,7 +268,7 @@ ROWS = [
     prolog("syslog", "sch-ddl-job: job 42: not bound (status 5): " + LOCK,
            "ddl-size=1m", env=QUICK_LOCK, setup="lock"),
     prolog("syslog", "sch-ddl-job: job 42: not bound (status 4): no device "
-           "has a ddl root qdisc", "ddl-size=1m", setup="noddl"),
+           "has " + NO_DDL, "ddl-size=1m", setup="noddl"),
     prolog("syslog", "sch-ddl-job: job 42: not bound (status 1): cannot run "
            "/nonexistent/tc: No such file or directory",
            env={"TC": "/nonexistent/tc"}),
@@ -333,8 +338,15 @@ ROWS = [
         env={"SCH_DDL_JOB_LOCK_WAIT": "x"}),
     job(["bind", "42"], 5, "sch-ddl-job: " + LOCK, env=QUICK_LOCK,
         setup="lock"),
-    job(["bind", "42"], 4, "sch-ddl-job: no device has a ddl root qdisc",
+    job(["bind", "42"], 4, "sch-ddl-job: no device has " + NO_DDL,
         setup="noddl"),
+    job(["bind", "42"], 1, "sch-ddl-job: eth0: its queues' ddl qdiscs differ "
+        "in jobs (jobs 8 on 8003:; jobs 16 on 8001: 8002: 8004:): a job "
+        "would get another class on each; nothing bound", setup="mqjobs"),
+    job(["bind", "42"], 1, "sch-ddl-job: eth0: the ddl on queue 1:1 has no "
+        "handle of its own (mq made it), so tc cannot reach its classes: "
+        "give each queue's ddl a handle (tc qdisc replace dev eth0 parent "
+        "1:1 handle H: ddl ...); nothing bound", setup="mqdefault"),
     job(["bind", ""], 2, "sch-ddl-job: empty job id (see sch-ddl-job "
         "--help)"),
     job(["unbind", "42"], 0, None),
@@ -388,8 +400,8 @@ ROWS = [
         prev={"ips": [{"address": "--help/24"}]}),
     cni("ADD", "syslog", "sch-ddl-cni: job llm-7: no CNI_CONTAINERID; left "
         "alone", cid=""),
-    cni("ADD", "syslog", POD + "sch-ddl-job: no device has a ddl root qdisc "
-        "(status 4)", setup="noddl"),
+    cni("ADD", "syslog", POD + "sch-ddl-job: no device has " + NO_DDL +
+        " (status 4)", setup="noddl"),
     cni("ADD", "syslog", POD + "sch-ddl-job: " + LOCK + " (status 5)",
         env=QUICK_LOCK, setup="lock"),
     cni("ADD", "syslog", POD + "/nonexistent/job not found (status "
