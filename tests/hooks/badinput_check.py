@@ -434,6 +434,18 @@ ROWS = [
           "prio: filters take the file's order"),
     apply(b"qdisc root handle 1: ddl jobs 4\nqdisc root handle 2: ddl jobs "
           b"4\n", "sch-ddl-apply: .../eth0.conf:2: one qdisc line only"),
+    apply(b"qdisc parent 1:1 handle 2: mq ddl jobs 4\n", "sch-ddl-apply: "
+          ".../eth0.conf:1: mq goes at the root: 'root handle H: mq ddl "
+          "OPTIONS'"),
+    apply(b"qdisc root handle 1: mq jobs 4\n", "sch-ddl-apply: "
+          ".../eth0.conf:1: expected 'root handle H: ddl OPTIONS' (or 'root "
+          "handle H: mq ddl OPTIONS')"),
+    apply(b"qdisc root handle 1: mq ddl jobs 4\nfilter parent 1: matchall "
+          b"classid 1:1\n", "sch-ddl-apply: .../eth0.conf:2: no filter "
+          "lines with mq: each queue's ddl would need its own"),
+    apply(b"qdisc root handle 1: mq ddl jobs 4\nclass 2:1 ddl weight 2\n",
+          "sch-ddl-apply: .../eth0.conf:2: with mq a class line names a "
+          "class of the mq's handle, 1:MIN: it goes to each queue's ddl"),
 ]
 
 

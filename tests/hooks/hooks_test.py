@@ -762,11 +762,154 @@ def test_mq():
         h.done()
 
 
+def load_apply(d):
+    """sch-ddl-apply as a module, on tests/hooks/tcmodel.py's made-up
+    kernel in D (tc and ip on the PATH)."""
+    b = os.path.join(d, "bin")
+    os.makedirs(b)
+    for name in ("tc", "ip"):
+        os.symlink(os.path.join(HERE, "tcmodel.py"), os.path.join(b, name))
+    os.environ.update(STUB_DIR=d, PATH=b + ":" + os.environ["PATH"])
+    loader = importlib.machinery.SourceFileLoader("apply", APPLY)
+    spec = importlib.util.spec_from_loader("apply", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    mod.TC = os.path.join(b, "tc")
+    return mod
+
+
+def test_apply_mq():
+    """sch-ddl-apply's "qdisc root handle 1: mq ddl ...": a ddl on every
+    queue, all or nothing, on a made-up kernel (no namespace, no dummy:
+    the check on a dummy device is left out)."""
+    d = tempfile.mkdtemp(prefix="apply-")
+    env = dict(os.environ)
+    try:
+        mod = load_apply(d)
+
+        def model(*args):
+            subprocess.run([sys.executable, os.path.join(HERE, "tcmodel.py"),
+                            *args], check=True)
+
+        def dump(dev):
+            return (mod.tc("-j", "qdisc", "show", "dev", dev),
+                    mod.tc("class", "show", "dev", dev))
+
+        def conf(text, dev="eth0"):
+            path = os.path.join(d, dev + ".conf")
+            with open(path, "w") as f:
+                f.write(text)
+            return mod.Conf(path, dev)
+
+        def apply(c, dev="eth0", fault=0):
+            os.environ["SCH_DDL_APPLY_FAULT"] = str(fault)
+            try:
+                return mod.apply(dev, c), None
+            except mod.Failed as e:
+                return None, str(e)
+
+        model("new", "eth0", "4")
+        first = conf("qdisc root handle 1: mq ddl jobs 4 rate 100mbit\n"
+                     "class 1:2 ddl weight 3\n")
+        before = dump("eth0")
+        # A fault at each command of the first apply (mq, 4 queues, 4
+        # classes): the device's default mq is back, as it was.
+        for k in range(1, 10):
+            what, err = apply(first, fault=k)
+            tap.check(what is None and err and err.endswith(
+                "rolled back: the previous configuration is in force") and
+                dump("eth0") == before,
+                "apply mq, fault at command %d of 9: rolled back to the "
+                "default mq, exactly" % k, "%r / %r" % (what, err))
+        what, err = apply(first)
+        qs = json.loads(dump("eth0")[0])
+        tap.check(err is None and what.startswith(
+            "mq 1: with a ddl on each of 4 queues (2: to 5:) put on") and
+            [(q["kind"], q["handle"], q.get("parent"),
+              q["options"].get("jobs")) for q in qs] == [
+                ("mq", "1:", None, None)] + [
+                ("ddl", "%d:" % (n + 1), "1:%d" % n, 4)
+                for n in range(1, 5)] and
+            dump("eth0")[1].count("weight 3") == 4,
+            "apply mq: mq 1: at the root, ddl 2: to 5: on queues 1:1 to "
+            "1:4, class 2 weight 3 on each", "%r / %r / %r" %
+            (what, err, dump("eth0")))
+        one = dump("eth0")
+        # Changed in place: qdisc change on each queue, the classes; a
+        # fault at any of them puts back every option and class.
+        second = conf("qdisc root handle 1: mq ddl jobs 4 rate 200mbit\n"
+                      "class 1:2 ddl weight 5\nclass 1:3 ddl size 1000\n")
+        for k in range(1, 13):
+            what, err = apply(second, fault=k)
+            tap.check(what is None and err.endswith(
+                "rolled back: the previous configuration is in force") and
+                dump("eth0") == one,
+                "apply mq again, fault at command %d of 12 (in place): "
+                "rolled back exactly" % k, "%r / %r" % (what, err))
+        n = len(open(os.path.join(d, "tc.log")).readlines())
+        what, err = apply(second)
+        log = open(os.path.join(d, "tc.log")).read().splitlines()[n:]
+        tap.check(err is None and "changed in place" in what and
+                  [w for w in log if w.startswith("qdisc")] ==
+                  ["qdisc change dev eth0 parent 1:%d handle %d: ddl jobs 4 "
+                   "rate 200mbit" % (q, q + 1) for q in range(1, 5)] and
+                  dump("eth0")[1].count("weight 5") == 4,
+                  "apply mq again: qdisc change on each queue, nothing "
+                  "replaced", "%r / %r / %r" % (what, err, log))
+        # A kernel that refuses an option on the queues: all back.
+        two = dump("eth0")
+        what, err = apply(conf("qdisc root handle 1: mq ddl jobs 8 bogus "
+                               "1\n"))
+        tap.check(what is None and "unknown option" in err and err.endswith(
+            "rolled back: the previous configuration is in force") and
+            dump("eth0") == two,
+            "apply mq with other jobs and an option the kernel refuses: "
+            "rolled back, every queue's ddl and class as it was", err)
+        # From mq back to one root ddl, failing: the mq and its queues'
+        # ddl come back; then for real.
+        single = conf("qdisc root handle 1: ddl jobs 4\nclass 1:1 ddl "
+                      "weight 2\n")
+        for k in (1, 2, 3):
+            what, err = apply(single, fault=k)
+            tap.check(what is None and err.endswith(
+                "rolled back: the previous configuration is in force") and
+                dump("eth0") == two,
+                "apply a root ddl over mq, fault at command %d: the mq and "
+                "its queues' ddl are back" % k, err)
+        what, err = apply(single)
+        tap.check(err is None and json.loads(dump("eth0")[0])[0]["kind"] ==
+                  "ddl", "apply a root ddl over mq", "%r / %r" % (what, err))
+        # From a root ddl 1: to mq 1: (delete and add), failing.
+        three = dump("eth0")
+        for k in (1, 2, 3, 7):
+            what, err = apply(first, fault=k)
+            tap.check(what is None and err.endswith(
+                "rolled back: the previous configuration is in force") and
+                dump("eth0") == three,
+                "apply mq over a root ddl of its handle, fault at command "
+                "%d: the ddl and its classes are back" % k, err)
+        # One transmit queue: refused, nothing done.
+        model("new", "eth1", "1")
+        before = dump("eth1")
+        what, err = apply(conf("qdisc root handle 1: mq ddl jobs 4\n",
+                               "eth1"), "eth1")
+        tap.check(what is None and "one transmit queue" in err and
+                  dump("eth1") == before,
+                  "apply mq on a device of one queue: refused, untouched",
+                  err)
+    except Exception as e:  # noqa: BLE001 -- a test that breaks fails
+        tap.check(False, "test_apply_mq", "%s: %s" % (type(e).__name__, e))
+    finally:
+        os.environ.clear()
+        os.environ.update(env)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def main():
     for t in (test_ranges, test_comments, test_sizes_direct,
               test_defaults_file, test_no_ddl, test_missing_commands,
               test_epilog, test_errors, test_lock, test_timeout, test_run,
-              test_mq):
+              test_mq, test_apply_mq):
         try:
             t()
         except Exception as e:  # a test that breaks is a failure
