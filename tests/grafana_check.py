@@ -39,7 +39,7 @@ def exporter_output(exporter):
     mod = {}
     with open(exporter) as f:
         exec(compile(f.read(), exporter, "exec"), {"__name__": "x"}, mod)
-    q = {"kind": "ddl", "dev": "x0", "handle": "1:"}
+    q = {"kind": "ddl", "dev": "x0", "handle": "1:", "root": True}
     for row in mod["QDISC_XSTATS"] + mod["QDISC_STATS"]:
         q[row[0]] = 1
     q["options"] = {row[0]: 1 for row in mod.get("QDISC_OPTIONS", [])}

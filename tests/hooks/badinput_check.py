@@ -47,6 +47,7 @@ POD_JOB = "llm-7"
 POD_ADDR = "198.18.4.2/24"
 POD_CID = "c1"
 APPLY_DEV = "eth0"
+NO_DDL = "ddl as its root qdisc or on every queue under mq or mqprio"
 
 # entry: the program; input: the bad input in words; run(host) ->
 # (status, {"syslog"|"stderr"|"stdout": [lines]}); status: its exit
@@ -85,6 +86,10 @@ SETUPS = {
     "noddl": ("no ddl qdisc (no module)", {},
               lambda h: h.write("mode", "none\n")),
     "hang": ("tc hangs", {}, lambda h: h.write("mode", "hang\n")),
+    "mqjobs": ("mq on eth0, the ddl of queue 1:3 has 8 jobs, the others "
+               "16", {}, lambda h: h.write("mode", "mqjobs\n")),
+    "mqdefault": ("mq on eth0, the queues' ddl made by mq (no handle)", {},
+                  lambda h: h.write("mode", "mqdefault\n")),
     "nojob": ("no sch-ddl-job", {"job": False}, None),
     "nologger": ("no logger", {"logger": False}, None),
     "defaults": ("the defaults file: SCH_DDL_SLURM_CGROUP=(", {},
@@ -263,7 +268,7 @@ ROWS = [
     prolog("syslog", "sch-ddl-job: job 42: not bound (status 5): " + LOCK,
            "ddl-size=1m", env=QUICK_LOCK, setup="lock"),
     prolog("syslog", "sch-ddl-job: job 42: not bound (status 4): no device "
-           "has a ddl root qdisc", "ddl-size=1m", setup="noddl"),
+           "has " + NO_DDL, "ddl-size=1m", setup="noddl"),
     prolog("syslog", "sch-ddl-job: job 42: not bound (status 1): cannot run "
            "/nonexistent/tc: No such file or directory",
            env={"TC": "/nonexistent/tc"}),
@@ -333,8 +338,15 @@ ROWS = [
         env={"SCH_DDL_JOB_LOCK_WAIT": "x"}),
     job(["bind", "42"], 5, "sch-ddl-job: " + LOCK, env=QUICK_LOCK,
         setup="lock"),
-    job(["bind", "42"], 4, "sch-ddl-job: no device has a ddl root qdisc",
+    job(["bind", "42"], 4, "sch-ddl-job: no device has " + NO_DDL,
         setup="noddl"),
+    job(["bind", "42"], 1, "sch-ddl-job: eth0: its queues' ddl qdiscs differ "
+        "in jobs (jobs 8 on 8003:; jobs 16 on 8001: 8002: 8004:): a job "
+        "would get another class on each; nothing bound", setup="mqjobs"),
+    job(["bind", "42"], 1, "sch-ddl-job: eth0: the ddl on queue 1:1 has no "
+        "handle of its own (mq made it), so tc cannot reach its classes: "
+        "give each queue's ddl a handle (tc qdisc replace dev eth0 parent "
+        "1:1 handle H: ddl ...); nothing bound", setup="mqdefault"),
     job(["bind", ""], 2, "sch-ddl-job: empty job id (see sch-ddl-job "
         "--help)"),
     job(["unbind", "42"], 0, None),
@@ -388,8 +400,8 @@ ROWS = [
         prev={"ips": [{"address": "--help/24"}]}),
     cni("ADD", "syslog", "sch-ddl-cni: job llm-7: no CNI_CONTAINERID; left "
         "alone", cid=""),
-    cni("ADD", "syslog", POD + "sch-ddl-job: no device has a ddl root qdisc "
-        "(status 4)", setup="noddl"),
+    cni("ADD", "syslog", POD + "sch-ddl-job: no device has " + NO_DDL +
+        " (status 4)", setup="noddl"),
     cni("ADD", "syslog", POD + "sch-ddl-job: " + LOCK + " (status 5)",
         env=QUICK_LOCK, setup="lock"),
     cni("ADD", "syslog", POD + "/nonexistent/job not found (status "
@@ -422,6 +434,18 @@ ROWS = [
           "prio: filters take the file's order"),
     apply(b"qdisc root handle 1: ddl jobs 4\nqdisc root handle 2: ddl jobs "
           b"4\n", "sch-ddl-apply: .../eth0.conf:2: one qdisc line only"),
+    apply(b"qdisc parent 1:1 handle 2: mq ddl jobs 4\n", "sch-ddl-apply: "
+          ".../eth0.conf:1: mq goes at the root: 'root handle H: mq ddl "
+          "OPTIONS'"),
+    apply(b"qdisc root handle 1: mq jobs 4\n", "sch-ddl-apply: "
+          ".../eth0.conf:1: expected 'root handle H: ddl OPTIONS' (or 'root "
+          "handle H: mq ddl OPTIONS')"),
+    apply(b"qdisc root handle 1: mq ddl jobs 4\nfilter parent 1: matchall "
+          b"classid 1:1\n", "sch-ddl-apply: .../eth0.conf:2: no filter "
+          "lines with mq: each queue's ddl would need its own"),
+    apply(b"qdisc root handle 1: mq ddl jobs 4\nclass 2:1 ddl weight 2\n",
+          "sch-ddl-apply: .../eth0.conf:2: with mq a class line names a "
+          "class of the mq's handle, 1:MIN: it goes to each queue's ddl"),
 ]
 
 

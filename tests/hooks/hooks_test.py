@@ -6,14 +6,16 @@ logs what it is asked), a made-up logger writing to a file, a temporary
 directory for the cgroups and for sch-ddl-job's state.  The hooks exit 0
 and log one line per refusal whatever happens, sizes reach tc exactly,
 the epilog removes what the prolog made, run runs, forwards and cleans
-up, gc removes what a killed run left, and no program under sbin/ ends
-in a traceback.  One "ok - " or "not ok - " line per check.
+up, gc removes what a killed run left, under mq a bind goes to every
+queue's ddl or to none and unbind puts every one back, and no program
+under sbin/ ends in a traceback.  One "ok - " or "not ok - " line per check.
 
     python3 tests/hooks/hooks_test.py
 """
 
 import importlib.machinery
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -326,7 +328,8 @@ def test_no_ddl():
     rc, out, _ = h.prolog("91", "ddl-size=1m")
     log = h.read("syslog")
     tap.check(rc == 0 and log == "sch-ddl-job: job 91: not bound (status "
-              "4): no device has a ddl root qdisc\n",
+              "4): no device has ddl as its root qdisc or on every queue "
+              "under mq or mqprio\n",
               "prolog, no ddl qdisc: exit 0, logged in one line", repr(log))
     rc, out, _ = h.epilog("91")
     tap.check(rc == 0 and not os.path.isdir(os.path.join(h.cg, "job_91")),
@@ -616,10 +619,297 @@ def test_run():
     h.done()
 
 
+MQ = ["8001", "8002", "8003", "8004"]
+
+
+def mq_lines(minor, facts, majors=MQ):
+    return ["class change dev eth0 classid %s:%s ddl %s" % (m, minor, facts)
+            for m in majors]
+
+
+def test_mq():
+    """eth0's root is mq, a ddl on each of its 4 queues: a bind goes to
+    all four or to none."""
+    h = Host(mode="mq")
+    cg = os.path.join(h.cg, "job_42")
+    os.mkdir(cg)
+    rc, out, _ = h.run([JOB, "bind", "42", "--cgroup", cg, "--weight", "2",
+                        "--size", "1m"])
+    bound = "weight 2 size 1048576 cgroup %s" % cg
+    tap.check(rc == 0 and out == "bound job 42 to classes 8001:b ... 8004:b "
+              "(one on each of 4 queues) on eth0\n" and
+              h.changes() == mq_lines("b", bound),
+              "mq: bind changes class b on each of the 4 queues' ddl, in "
+              "the queues' order, and says so in one line",
+              "status %d, %r, tc %r" % (rc, out, h.changes()))
+    rc, out, _ = h.run([JOB, "list", "--json"])
+    rows = json.loads(out) if rc == 0 else []
+    tap.check(len(rows) == 1 and rows[0]["class"] == "8001:b" and
+              rows[0]["classes"] == ["%s:b" % m for m in MQ] and
+              rows[0]["bytes"] == 400 and rows[0]["drops"] == 8,
+              "mq: list --json: the first class, every class, bytes and "
+              "drops summed over the queues", "status %d, %r" % (rc, out))
+    rc, out, _ = h.run([JOB, "list"])
+    tap.check(rc == 0 and re.search(r"^42 +eth0 +8001:b\+3 +2 +1048576 +400 "
+                                    r"+8 ", out, re.M),
+              "mq: list: the first class +3, the sums", out)
+    n = len(h.changes())
+    rc, out, _ = h.run([JOB, "unbind", "42"])
+    tap.check(rc == 0 and h.changes()[n:] == mq_lines(
+        "b", "weight 1 size 0 cgroup none"),
+        "mq: unbind puts back the class on all 4 queues",
+        "status %d, %r, tc %r" % (rc, out, h.changes()[n:]))
+    # The Slurm hooks on mq.
+    n = len(h.changes())
+    rc, out, _ = h.prolog("43", "ddl-size=2m")
+    rc2, out2, _ = h.epilog("43")
+    log = h.read("syslog").splitlines()
+    tap.check(rc == rc2 == 0 and h.changes()[n:] == mq_lines(
+        "c", "weight 1 size 2097152 cgroup %s/job_43" % h.cg) + mq_lines(
+        "c", "weight 1 size 0 cgroup none") and log == [
+        "sch-ddl-job: job 43: bound job 43 to classes 8001:c ... 8004:c "
+        "(one on each of 4 queues) on eth0",
+        "sch-ddl-job: job 43: unbound job 43 from classes 8001:c ... 8004:c "
+        "(one on each of 4 queues) on eth0"],
+        "mq: the prolog binds all 4 queues, the epilog unbinds them, one "
+        "log line each", "tc %r, log %r" % (h.changes()[n:], log))
+    # gc: a binding whose cgroup went is put back on every queue.
+    gone = os.path.join(h.cg, "gone")
+    os.mkdir(gone)
+    h.run([JOB, "bind", "46", "--cgroup", gone])
+    os.rmdir(gone)
+    n = len(h.changes())
+    rc, out, _ = h.run([JOB, "gc"])
+    tap.check(rc == 0 and h.changes()[n:] == mq_lines(
+        "f", "weight 1 size 0 cgroup none"),
+        "mq: gc puts back a binding whose cgroup is gone on all 4 queues",
+        "status %d, %r, tc %r" % (rc, out, h.changes()[n:]))
+    # A record from before mq (one class) is put back as it was.
+    d = os.path.join(h.state, "net%d" % os.stat("/proc/self/ns/net").st_ino,
+                     "eth0")
+    with open(os.path.join(d, "d"), "w") as f:
+        json.dump({"job": "44", "class": "8002:d", "cgroup": None}, f)
+    n = len(h.changes())
+    rc, out, _ = h.run([JOB, "unbind", "44"])
+    tap.check(rc == 0 and h.changes()[n:] == mq_lines(
+        "d", "weight 1 size 0 cgroup none", ["8002"]),
+        "mq: unbind of an old record (\"class\" only): that class put back",
+        "status %d, %r, tc %r" % (rc, out, h.changes()[n:]))
+    # Bound on mq, then the root became a ddl 1:: nothing to put back.
+    h.run([JOB, "bind", "45"])
+    h.write("mode", "ddl\n")
+    n = len(h.changes())
+    rc, out, _ = h.run([JOB, "unbind", "45"])
+    tap.check(rc == 0 and h.changes()[n:] == [] and
+              "45" not in h.run([JOB, "list"])[1],
+              "mq: unbind after the queues' ddl went: nothing changed, the "
+              "binding forgotten", "status %d, %r" % (rc, out))
+    h.done()
+
+    # The third queue refuses: the first two put back, nothing recorded.
+    h = Host(mode="mqrefuse")
+    rc, out, _ = h.run([JOB, "bind", "42", "--weight", "3"])
+    tap.check(rc == 1 and one_line(out) and "8003:b" in out and
+              "refused by the made-up tc" in out,
+              "mq, the 3rd queue refuses: status 1, tc's message in one "
+              "line", "status %d, %r" % (rc, out))
+    tap.check(h.changes() == mq_lines("b", "weight 3 size 0 cgroup none",
+                                      MQ[:3]) +
+              mq_lines("b", "weight 1 size 0 cgroup none", MQ[1::-1]),
+              "mq, the 3rd queue refuses: the 2 changed before put back as "
+              "they were, the 4th never touched", repr(h.changes()))
+    rc, out, _ = h.run([JOB, "list", "--json"])
+    tap.check(rc == 0 and json.loads(out) == [],
+              "mq, the 3rd queue refuses: nothing recorded", out)
+    h.done()
+
+    # ... and the second cannot be put back: every other one still is,
+    # and the line says which one is not.
+    h = Host(mode="mqstuck")
+    rc, out, _ = h.run([JOB, "bind", "42", "--weight", "3"])
+    tap.check(rc == 1 and one_line(out) and out.endswith(
+        "refused by the made-up tc.; NOT PUT BACK: 8002:b on eth0\n") and
+        h.changes()[3:] == mq_lines("b", "weight 1 size 0 cgroup none",
+                                    MQ[1::-1]),
+        "mq, the rollback itself refused on the 2nd queue: the 1st put "
+        "back still, one line names the class left", "status %d, %r, tc %r"
+        % (rc, out, h.changes()))
+    h.done()
+
+    # Queues whose ddl differ in jobs, or have no handle: refused.
+    for mode, want, why in (
+            ("mqjobs", "sch-ddl-job: eth0: its queues' ddl qdiscs differ in "
+             "jobs (jobs 8 on 8003:; jobs 16 on 8001: 8002: 8004:): a job "
+             "would get another class on each; nothing bound\n",
+             "the queues' ddl differ in jobs"),
+            ("mqdefault", "sch-ddl-job: eth0: the ddl on queue 1:1 has no "
+             "handle of its own (mq made it), so tc cannot reach its "
+             "classes: give each queue's ddl a handle (tc qdisc replace dev "
+             "eth0 parent 1:1 handle H: ddl ...); nothing bound\n",
+             "the queues' ddl have no handle")):
+        h = Host(mode=mode)
+        rc, out, _ = h.run([JOB, "bind", "42"])
+        tap.check(rc == 1 and out == want and h.changes() == [],
+                  "mq, %s: refused, status 1, one line naming eth0, nothing "
+                  "changed" % why, "status %d, %r, tc %r" %
+                  (rc, out, h.changes()))
+        rc, out, _ = h.prolog("42")
+        tap.check(rc == 0 and h.changes() == [] and h.read("syslog") ==
+                  "sch-ddl-job: job 42: not bound (status 1): " +
+                  want[len("sch-ddl-job: "):],
+                  "mq, %s: the prolog exits 0, one log line" % why,
+                  h.read("syslog"))
+        h.done()
+
+
+def load_apply(d):
+    """sch-ddl-apply as a module, on tests/hooks/tcmodel.py's made-up
+    kernel in D (tc and ip on the PATH)."""
+    b = os.path.join(d, "bin")
+    os.makedirs(b)
+    for name in ("tc", "ip"):
+        os.symlink(os.path.join(HERE, "tcmodel.py"), os.path.join(b, name))
+    os.environ.update(STUB_DIR=d, PATH=b + ":" + os.environ["PATH"])
+    loader = importlib.machinery.SourceFileLoader("apply", APPLY)
+    spec = importlib.util.spec_from_loader("apply", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    mod.TC = os.path.join(b, "tc")
+    return mod
+
+
+def test_apply_mq():
+    """sch-ddl-apply's "qdisc root handle 1: mq ddl ...": a ddl on every
+    queue, all or nothing, on a made-up kernel (no namespace, no dummy:
+    the check on a dummy device is left out)."""
+    d = tempfile.mkdtemp(prefix="apply-")
+    env = dict(os.environ)
+    try:
+        mod = load_apply(d)
+
+        def model(*args):
+            subprocess.run([sys.executable, os.path.join(HERE, "tcmodel.py"),
+                            *args], check=True)
+
+        def dump(dev):
+            return (mod.tc("-j", "qdisc", "show", "dev", dev),
+                    mod.tc("class", "show", "dev", dev))
+
+        def conf(text, dev="eth0"):
+            path = os.path.join(d, dev + ".conf")
+            with open(path, "w") as f:
+                f.write(text)
+            return mod.Conf(path, dev)
+
+        def apply(c, dev="eth0", fault=0):
+            os.environ["SCH_DDL_APPLY_FAULT"] = str(fault)
+            try:
+                return mod.apply(dev, c), None
+            except mod.Failed as e:
+                return None, str(e)
+
+        model("new", "eth0", "4")
+        first = conf("qdisc root handle 1: mq ddl jobs 4 rate 100mbit\n"
+                     "class 1:2 ddl weight 3\n")
+        before = dump("eth0")
+        # A fault at each command of the first apply (mq, 4 queues, 4
+        # classes): the device's default mq is back, as it was.
+        for k in range(1, 10):
+            what, err = apply(first, fault=k)
+            tap.check(what is None and err and err.endswith(
+                "rolled back: the previous configuration is in force") and
+                dump("eth0") == before,
+                "apply mq, fault at command %d of 9: rolled back to the "
+                "default mq, exactly" % k, "%r / %r" % (what, err))
+        what, err = apply(first)
+        qs = json.loads(dump("eth0")[0])
+        tap.check(err is None and what.startswith(
+            "mq 1: with a ddl on each of 4 queues (2: to 5:) put on") and
+            [(q["kind"], q["handle"], q.get("parent"),
+              q["options"].get("jobs")) for q in qs] == [
+                ("mq", "1:", None, None)] + [
+                ("ddl", "%d:" % (n + 1), "1:%d" % n, 4)
+                for n in range(1, 5)] and
+            dump("eth0")[1].count("weight 3") == 4,
+            "apply mq: mq 1: at the root, ddl 2: to 5: on queues 1:1 to "
+            "1:4, class 2 weight 3 on each", "%r / %r / %r" %
+            (what, err, dump("eth0")))
+        one = dump("eth0")
+        # Changed in place: qdisc change on each queue, the classes; a
+        # fault at any of them puts back every option and class.
+        second = conf("qdisc root handle 1: mq ddl jobs 4 rate 200mbit\n"
+                      "class 1:2 ddl weight 5\nclass 1:3 ddl size 1000\n")
+        for k in range(1, 13):
+            what, err = apply(second, fault=k)
+            tap.check(what is None and err.endswith(
+                "rolled back: the previous configuration is in force") and
+                dump("eth0") == one,
+                "apply mq again, fault at command %d of 12 (in place): "
+                "rolled back exactly" % k, "%r / %r" % (what, err))
+        n = len(open(os.path.join(d, "tc.log")).readlines())
+        what, err = apply(second)
+        log = open(os.path.join(d, "tc.log")).read().splitlines()[n:]
+        tap.check(err is None and "changed in place" in what and
+                  [w for w in log if w.startswith("qdisc")] ==
+                  ["qdisc change dev eth0 parent 1:%d handle %d: ddl jobs 4 "
+                   "rate 200mbit" % (q, q + 1) for q in range(1, 5)] and
+                  dump("eth0")[1].count("weight 5") == 4,
+                  "apply mq again: qdisc change on each queue, nothing "
+                  "replaced", "%r / %r / %r" % (what, err, log))
+        # A kernel that refuses an option on the queues: all back.
+        two = dump("eth0")
+        what, err = apply(conf("qdisc root handle 1: mq ddl jobs 8 bogus "
+                               "1\n"))
+        tap.check(what is None and "unknown option" in err and err.endswith(
+            "rolled back: the previous configuration is in force") and
+            dump("eth0") == two,
+            "apply mq with other jobs and an option the kernel refuses: "
+            "rolled back, every queue's ddl and class as it was", err)
+        # From mq back to one root ddl, failing: the mq and its queues'
+        # ddl come back; then for real.
+        single = conf("qdisc root handle 1: ddl jobs 4\nclass 1:1 ddl "
+                      "weight 2\n")
+        for k in (1, 2, 3):
+            what, err = apply(single, fault=k)
+            tap.check(what is None and err.endswith(
+                "rolled back: the previous configuration is in force") and
+                dump("eth0") == two,
+                "apply a root ddl over mq, fault at command %d: the mq and "
+                "its queues' ddl are back" % k, err)
+        what, err = apply(single)
+        tap.check(err is None and json.loads(dump("eth0")[0])[0]["kind"] ==
+                  "ddl", "apply a root ddl over mq", "%r / %r" % (what, err))
+        # From a root ddl 1: to mq 1: (delete and add), failing.
+        three = dump("eth0")
+        for k in (1, 2, 3, 7):
+            what, err = apply(first, fault=k)
+            tap.check(what is None and err.endswith(
+                "rolled back: the previous configuration is in force") and
+                dump("eth0") == three,
+                "apply mq over a root ddl of its handle, fault at command "
+                "%d: the ddl and its classes are back" % k, err)
+        # One transmit queue: refused, nothing done.
+        model("new", "eth1", "1")
+        before = dump("eth1")
+        what, err = apply(conf("qdisc root handle 1: mq ddl jobs 4\n",
+                               "eth1"), "eth1")
+        tap.check(what is None and "one transmit queue" in err and
+                  dump("eth1") == before,
+                  "apply mq on a device of one queue: refused, untouched",
+                  err)
+    except Exception as e:  # noqa: BLE001 -- a test that breaks fails
+        tap.check(False, "test_apply_mq", "%s: %s" % (type(e).__name__, e))
+    finally:
+        os.environ.clear()
+        os.environ.update(env)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def main():
     for t in (test_ranges, test_comments, test_sizes_direct,
               test_defaults_file, test_no_ddl, test_missing_commands,
-              test_epilog, test_errors, test_lock, test_timeout, test_run):
+              test_epilog, test_errors, test_lock, test_timeout, test_run,
+              test_mq, test_apply_mq):
         try:
             t()
         except Exception as e:  # a test that breaks is a failure
