@@ -33,10 +33,13 @@
  *   ddlemu sink -p PORT -s SECS
  *	Accept any number of connections and discard what they send.
  *   ddlemu burst -a ADDR -p PORT -s SECS -n COUNT -l SIZE -P PERIOD_MS
- *             [-S SPORT] [-T TOS] [-m MARK]
- *	COUNT UDP datagrams of SIZE bytes at the start of every PERIOD_MS,
- *	all in one sendmmsg() so that a slow machine cannot split a burst.
- *	MARK sets SO_MARK.  The call blocks while the socket buffer is
+ *             [-S SPORT] [-T TOS] [-m MARK] [-o PRIORITY] [-E EPOCH_NS]
+ *	COUNT UDP datagrams of SIZE bytes at the start of every PERIOD_MS
+ *	from EPOCH_NS (CLOCK_MONOTONIC; default: now) for SECS from then,
+ *	all in one sendmmsg() so that a slow machine cannot split a burst;
+ *	SECS 0 sends one burst (the tests' udp-burst, without python's start
+ *	of a second on the debug kernel).  MARK sets SO_MARK, PRIORITY
+ *	SO_PRIORITY.  The call blocks while the socket buffer is
  *	full, so a COUNT and PERIOD above the shaped rate make a flood that
  *	keeps the qdisc backlogged without spinning; a datagram the qdisc
  *	refuses (ENOBUFS) is counted as dropped and the burst goes on.
@@ -78,7 +81,7 @@ struct msg_hdr {
 
 struct opts {
 	const char *addr, *job, *grads;
-	int port, workers, iters, flows, count, size, sport, tos, mark;
+	int port, workers, iters, flows, count, size, sport, tos, mark, prio;
 	uint64_t update, compute_us, epoch_ns, delay_ms, period_ms;
 	uint64_t bucket_ms;
 	double secs, timeout;
@@ -722,7 +725,8 @@ static int run_burst(const struct opts *o)
 	static struct mmsghdr msgs[MAX_BURST];
 	static struct iovec iov;
 	struct sockaddr_in dst = make_addr(o->addr, o->port);
-	uint64_t t = now_ns(), end = t + (uint64_t)(o->secs * 1e9);
+	uint64_t t = o->epoch_ns ? o->epoch_ns : now_ns();
+	uint64_t end = t + (uint64_t)(o->secs * 1e9) + !o->secs;
 	uint64_t period = o->period_ms * 1000000ull;
 	unsigned long long sent = 0, dropped = 0;
 	int i, fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -733,6 +737,9 @@ static int run_burst(const struct opts *o)
 	if (o->mark &&
 	    setsockopt(fd, SOL_SOCKET, SO_MARK, &o->mark, sizeof(o->mark)))
 		die("SO_MARK");
+	if (o->prio && setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &o->prio,
+				  sizeof(o->prio)))
+		die("SO_PRIORITY");
 	if (o->sport) {
 		struct sockaddr_in src = make_addr(NULL, o->sport);
 
@@ -813,7 +820,7 @@ int main(int argc, char **argv)
 		usage();
 	role = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:b:c:d:E:f:g:j:l:m:n:p:P:s:S:t:T:u:w:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:c:d:E:f:g:j:l:m:n:o:p:P:s:S:t:T:u:w:")) != -1) {
 		switch (c) {
 		case 'a': o.addr = optarg; break;
 		case 'b': o.bucket_ms = num(optarg); break;
@@ -826,6 +833,7 @@ int main(int argc, char **argv)
 		case 'l': o.size = num(optarg); break;
 		case 'm': o.mark = num(optarg); break;
 		case 'n': o.iters = o.count = num(optarg); break;
+		case 'o': o.prio = num(optarg); break;
 		case 'p': o.port = num(optarg); break;
 		case 'P': o.period_ms = num(optarg); break;
 		case 's': o.secs = atof(optarg); break;

@@ -150,34 +150,39 @@ sfield() {
 }
 cfield() { sfield "$@"; }
 
-# Two hosts: namespace ddl-a (198.18.0.1, veth a0) and ddl-b
-# (198.18.0.2, veth b0), with static neighbours so that no ARP or ND
-# packet ever crosses the qdisc under test.
+# netns_pair [QUEUES]: two hosts, namespace ddl-a (198.18.0.1, veth a0)
+# and ddl-b (198.18.0.2, veth b0), with static neighbours so that no ARP
+# or ND packet ever crosses the qdisc under test; each veth with QUEUES
+# transmit and receive queues (default 1).
 netns_pair() {
+	local nq="numtxqueues ${1:-1} numrxqueues ${1:-1}"
 	# Receive-side buffers large enough that tests lose nothing there.
-	sysctl -qw net.core.rmem_max=33554432
-	sysctl -qw net.core.wmem_max=33554432
-	sysctl -qw net.core.netdev_max_backlog=100000
-	ip netns add ddl-a
-	ip netns add ddl-b
-	ip link add a0 netns ddl-a type veth peer name b0 netns ddl-b
-	ip -n ddl-a addr add 198.18.0.1/24 dev a0
-	ip -n ddl-b addr add 198.18.0.2/24 dev b0
-	nsenter --net=/run/netns/ddl-a sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	nsenter --net=/run/netns/ddl-b sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-	ip -n ddl-a link set lo up
-	ip -n ddl-b link set lo up
-	ip -n ddl-a link set a0 up
-	ip -n ddl-b link set b0 up
-	ip -n ddl-a neigh replace 198.18.0.2 dev a0 nud permanent \
-		lladdr "$(ip -n ddl-b -br link show b0 | awk '{print $3}')"
-	ip -n ddl-b neigh replace 198.18.0.1 dev b0 nud permanent \
-		lladdr "$(ip -n ddl-a -br link show a0 | awk '{print $3}')"
-	# The qdisc sends in order, but veth hands each packet to the backlog
-	# of the CPU that sent it; steer all of them to CPU 0 so that the
-	# receiver sees the order the qdisc chose.
-	ip netns exec ddl-b sh -c 'echo 1 >/sys/class/net/b0/queues/rx-0/rps_cpus'
-	ip netns exec ddl-a sh -c 'echo 1 >/sys/class/net/a0/queues/rx-0/rps_cpus'
+	sysctl -qw net.core.rmem_max=33554432 net.core.wmem_max=33554432 \
+		net.core.netdev_max_backlog=100000
+	# Few processes: each costs 0.2 to 0.6 s on the debug guest.
+	ip -b - <<-EOF
+	netns add ddl-a
+	netns add ddl-b
+	link add a0 address 02:dd:00:00:00:01 netns ddl-a $nq type veth peer name b0 address 02:dd:00:00:00:02 netns ddl-b $nq
+	EOF
+	# In each namespace: IPv6 off, the address, the peer's neighbour
+	# entry, and the receive packet steering.  The qdisc sends in order,
+	# but veth hands each packet to the backlog of the CPU that sent it;
+	# all go to CPU 0 so that the receiver sees the order the qdisc chose.
+	# ip netns exec: its own sysfs shows the namespace's devices.
+	local end
+	for end in "a0 198.18.0.1 198.18.0.2 02:dd:00:00:00:02" \
+		   "b0 198.18.0.2 198.18.0.1 02:dd:00:00:00:01"; do
+		# shellcheck disable=SC2086 # four words
+		set -- $end
+		ip netns exec "ddl-${1:0:1}" sh -c '
+			echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6 &&
+			echo 1 >/sys/class/net/$0/queues/rx-0/rps_cpus &&
+			printf "%s\n" "addr add $1/24 dev $0" "link set lo up" \
+				"link set $0 up" \
+				"neigh replace $2 dev $0 lladdr $3 nud permanent" |
+			ip -b -' "$@"
+	done
 }
 
 # A dummy device with IPv6 off, so nothing but our own traffic reaches it.

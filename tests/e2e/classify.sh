@@ -11,10 +11,12 @@ netns_pair
 
 # burst SPORT N [TOS [MARK [PRIO]]]: N datagrams to 198.18.0.2:9999
 burst() {
-	local sport=$1 n=$2
-	shift 2
-	"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-burst 198.18.0.2 9999 \
-		"$sport" "$n" 200 "$@" >/dev/null
+	local a=(-S "$1" -n "$2")
+	[ "${3:-0}" != 0 ] && a+=(-T "$3")
+	[ "${4:-0}" != 0 ] && a+=(-m "$4")
+	[ "${5:-0}" != 0 ] && a+=(-o "$5")
+	"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 9999 -l 200 -s 0 "${a[@]}" \
+		>/dev/null
 }
 # cpkts MINOR: packets sent by class 10:MINOR
 cpkts() { cfield "$(cstats -n ddl-a a0)" "10:$1" packets; }
@@ -46,7 +48,7 @@ burst 7001 11
 expect_eq "u32: 11 packets in 10:5" "$(cpkts 5)" 11
 burst 7002 12 0 7
 expect_eq "fw: 12 packets in 10:6" "$(cpkts 6)" 12
-"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-burst 198.18.0.2 7003 7103 13 200 \
+"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 7003 -S 7103 -n 13 -l 200 -s 0 \
 	>/dev/null
 expect_eq "basic: 13 packets in 10:7" "$(cpkts 7)" 13
 expect_eq "cls_filter counts them" "$(qf cls_filter)" 36
@@ -92,7 +94,7 @@ expect_eq "key_recycled" "$(qf key_recycled)" 1
 # Other keys.  A new key releases all mappings.
 run "key dport" "${A[@]}" tc qdisc change dev a0 root handle 10: ddl key dport
 expect_eq "mappings released" "$(qf keys_mapped)" 0
-"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-burst 198.18.0.2 9123 8100 3 200 \
+"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 9123 -S 8100 -n 3 -l 200 -s 0 \
 	>/dev/null
 expect_eq "dport key 9123 -> 10:1" "$(ckey 1)" 9123
 run "key mark" "${A[@]}" tc qdisc change dev a0 root handle 10: ddl key mark
@@ -116,7 +118,7 @@ run "flow: dport & 3 from 10:1" "${A[@]}" tc filter add dev a0 parent 10: \
 	protocol ip prio 1 handle 1 flow map key proto-dst and 3 baseclass 10:1
 c3=$(cpkts 3)
 # 9994 & 3 = 2: class 10:(1 + 2)
-"${A[@]}" python3 -S "$TESTS_DIR/traffic.py" udp-burst 198.18.0.2 9994 8200 6 200 \
+"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 9994 -S 8200 -n 6 -l 200 -s 0 \
 	>/dev/null
 expect_eq "flow: 6 packets in 10:3" $(( $(cpkts 3) - c3 )) 6
 

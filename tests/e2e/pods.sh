@@ -54,8 +54,8 @@ bridged_pod() {
 }
 # burst POD SPORT N: N datagrams of 200 bytes from pod POD to ddl-b
 burst() {
-	nsenter --net="/run/netns/ddl-pod$1" python3 -S "$TESTS_DIR/traffic.py" \
-		udp-burst 198.18.0.2 9999 "$2" "$3" 200 >/dev/null
+	nsenter --net="/run/netns/ddl-pod$1" "$DDLEMU" burst -a 198.18.0.2 \
+		-p 9999 -S "$2" -n "$3" -l 200 -s 0 >/dev/null
 }
 cpkts() { cfield "$(cstats -n ddl-a a0)" "10:$1" packets; }
 qf() { qstat -n ddl-a a0 10: "$1"; }

@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # e2e: fast
-# sch-ddl-job run on real cgroups: the command runs in the job's own
+# sch-ddl-job on real cgroups.  run: the command runs in the job's own
 # cgroup (/sys/fs/cgroup/sch-ddl/job-JOB), bound to its class with its
 # size and weight, its packets in that class; its status comes back, and
 # the class and the cgroup are gone after it, also when the wrapper got
 # SIGTERM.  After a SIGKILL of the wrapper, gc leaves the cgroup while the
-# command lives and removes it and the binding once it is gone.  A bind
-# under ip netns exec (a fresh /sys) says to use nsenter.  ddl is the root
+# command lives and removes it and the binding once it is gone.  bind
+# binds a cgroup, refuses a collision, lists and unbinds (the kernel's
+# side of cgroup binding: cgroup.sh, on the debug kernel).  A bind under
+# ip netns exec (a fresh /sys) says to use nsenter.  ddl is the root
 # of veth a0 in ddl-a.
 . "$(dirname "$0")/../lib.sh"
 
@@ -86,6 +88,70 @@ expect_eq "... 10:5 unbound" "$(matches "$(cline 5)" "size|cgroup" &&
 	echo bound)" ""
 expect_eq "... the cgroup removed" "$([ -e "$ROOT/job-44" ] && echo left)" ""
 expect_eq "... nothing bound" "$(qf cgroups_bound)" 0
+
+# sch-ddl-job bind, list and unbind on cgroups of our own (CG); run 42
+# above left 9 packets in 10:3.
+CG=/sys/fs/cgroup/ddltest
+mkdir -p "$CG/jobB" "$CG/jobC"
+# incg CGROUP CMD...: CMD in CGROUP (in ddl-a)
+incg() {
+	local cg=$1
+	shift
+	"${A[@]}" sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+}
+# burst CGROUP SPORT N: N datagrams from a process in CGROUP
+burst() {
+	incg "$1" "$DDLEMU" burst -a 198.18.0.2 -p 9999 -S "$2" -n "$3" -l 200 \
+		-s 0 >/dev/null
+}
+ccg() { "${A[@]}" tc class show dev a0 classid "10:$1" | \
+	sed -n 's/.* cgroup \([0-9]*\).*/\1/p'; }
+
+# sch-ddl-job: job 42 of 8 classes is class 1 + 42 mod 8 = 3.
+run "sch-ddl-job bind 42" "${JOB[@]}" bind 42 --cgroup "$CG/jobB" \
+	--size 3000000 --weight 2
+s=$("${A[@]}" tc class show dev a0 classid 10:3)
+expect_match "10:3 weight 2 size 3000000 and jobB's cgroup" "$s" \
+	"weight 2 size 3000000 cgroup $(stat -c %i "$CG/jobB")"
+burst "$CG/jobB" 7020 9
+expect_eq "job 42's packets in 10:3" "$(( $(cpkts 3) - 9 ))" 9
+run "bind again: nothing changes" "${JOB[@]}" bind 42 --cgroup "$CG/jobB" \
+	--size 3000000 --weight 2
+expect_eq "class for job 50 is 3 as well" "$("${JOB[@]}" class 50 --jobs 8)" 3
+s=$("${JOB[@]}" bind 50 --cgroup "$CG/jobC" 2>&1)
+expect_eq "a collision is refused with status 3" "$?" 3
+expect_match "... saying which job holds it" "$s" \
+	"collides with job 42 on class 10:3"
+expect_match "... and 10:3 kept job 42's facts" \
+	"$("${A[@]}" tc class show dev a0 classid 10:3)" "weight 2 size 3000000"
+l=$("${JOB[@]}" list)
+expect_match "list shows job 42 with its bytes" "$l" \
+	"42 +a0 +10:3 +2 +3000000 +[0-9]+ +0 +$CG/jobB"
+s=$("${JOB[@]}" bind 43 --cgroup "$CG/jobB" 2>&1)
+expect_eq "jobB's cgroup for a second job: refused" "$?" 1
+expect_match "... with the kernel's reason" "$s" "bound to another class"
+expect_eq "... 10:4 untouched" "$(ccg 4)" ""
+run "sch-ddl-job unbind 42" "${JOB[@]}" unbind 42
+s=$("${A[@]}" tc class show dev a0 classid 10:3)
+expect_match "10:3 back to weight 1" "$s" "weight 1"
+expect_eq "... with no size and no cgroup" "$(matches "$s" "size|cgroup" &&
+	echo yes)" ""
+run "unbind 42 again: nothing to do" "${JOB[@]}" unbind 42
+run "job 50 may take 10:3 now" "${JOB[@]}" bind 50 --cgroup "$CG/jobC"
+# A job whose cgroup went without an unbind does not hold its class.
+rmdir "$CG/jobC"
+run "job 58 (class 3) takes over from job 50, gone" "${JOB[@]}" bind 58 \
+	--cgroup "$CG/jobB"
+# --wait: the cgroup appears after the bind began.
+(sleep 0.5; mkdir "$CG/late") &
+run "bind --wait for a cgroup made later" "${JOB[@]}" bind 45 \
+	--cgroup "$CG/late" --wait 10
+expect_eq "job 45 in 10:6 with the late cgroup's id" "$(ccg 6)" \
+	"$(stat -c %i "$CG/late")"
+run "unbind 58" "${JOB[@]}" unbind 58
+run "unbind 45" "${JOB[@]}" unbind 45
+expect_eq "nothing bound" "$(qf cgroups_bound)" 0
+rmdir "$CG/late" "$CG/jobB" "$CG"
 
 # ip netns exec mounts a fresh /sys: bind says what to do.
 mkdir -p "$ROOT/job-45"
