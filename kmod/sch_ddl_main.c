@@ -8,7 +8,8 @@
  * (mode fair, ddl_fair.c) it serves the burst that per-job fair sharing
  * would finish first, so no burst finishes later than under fair sharing;
  * mode cluster (ddl_cluster.c) keeps one such order on every host of a
- * cluster; the rotation modes (rotate, green, static) give one backlogged
+ * cluster, and on every transmit queue under mq, where it is the default;
+ * the rotation modes (rotate, green, static) give one backlogged
  * job a time slice as green while the others (yellow) wait.
  *
  * Each job is a class MAJ:1 .. MAJ:jobs with its own FIFO; MAJ:ffff is the
