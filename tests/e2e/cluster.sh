@@ -319,7 +319,7 @@ expect_eq "tiers in JSON" \
 print(json.load(sys.stdin)[0]["options"]["tiers"])')" "[100000]"
 out=$(nsenter --net=/run/netns/ddlc-s "$TESTS_DIR/../sbin/sch-ddl-exporter" 2>&1)
 expect_eq "exporter: where the second tier starts" \
-	"$(grep -E '^sch_ddl_tier_start_bytes\{dev="s0",handle="1:",tier="2"\} ' <<<"$out" | awk '{print $2}')" \
+	"$(grep -E '^sch_ddl_tier_start_bytes\{dev="s0",handle="1:",parent="root",tier="2"\} ' <<<"$out" | awk '{print $2}')" \
 	100000
 tc -n ddlc-s class change dev s0 parent 1: classid 1:1 ddl size 50000
 tc -n ddlc-s class change dev s0 parent 1: classid 1:2 ddl size 1000000

@@ -214,10 +214,10 @@ printf '%s\n' "$out" >"$T/ddl.prom"
 expect_match "exporter: format and names" \
 	"$(python3 -S "$TESTS_DIR/prom_check.py" "$T/ddl.prom" 2>&1)" '^valid [0-9]+ samples$'
 expect_eq "exporter: job 1 bursts completed = tc" \
-	"$(grep -E '^sch_ddl_class_burst_duration_seconds_count\{dev="d0",handle="1:",class="1:1"\} ' "$T/ddl.prom" | awk '{print $2}')" \
+	"$(grep -E '^sch_ddl_class_burst_duration_seconds_count\{dev="d0",handle="1:",parent="root",class="1:1"\} ' "$T/ddl.prom" | awk '{print $2}')" \
 	"$(cfield "$(cstats d0)" 1:1 bursts_done)"
 expect_eq "exporter: drops overlimit = tc" \
-	"$(grep -E '^sch_ddl_drop_overlimit_total\{dev="d0",handle="1:"\} ' "$T/ddl.prom" | awk '{print $2}')" \
+	"$(grep -E '^sch_ddl_drop_overlimit_total\{dev="d0",handle="1:",parent="root"\} ' "$T/ddl.prom" | awk '{print $2}')" \
 	"$ovl"
 run "exporter writes a file atomically" "$TESTS_DIR/../sbin/sch-ddl-exporter" \
 	-o "$T/out.prom"

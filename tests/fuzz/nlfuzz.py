@@ -669,7 +669,9 @@ class Fuzzer:
 		if self.rng.random() < 0.05:
 			opts = None
 			tb = {}
-		predicted, new_cfg = self.predict(DEFAULTS, tb, kind, True)
+		# A ddl on one queue under mq takes mode cluster (4) by default.
+		base = dict(DEFAULTS, mode=4) if slot.name == "mq" else DEFAULTS
+		predicted, new_cfg = self.predict(base, tb, kind, True)
 		old = (slot.cfg and self.model_cfg(slot), slot.weights, slot.handle)
 		handle = slot.new_handle()
 		err, text = self.nl.request(RTM_NEWQDISC,

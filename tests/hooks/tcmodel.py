@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3 -S
 # SPDX-License-Identifier: GPL-2.0
 """A made-up kernel for sch-ddl-apply on the host: run as "tc" or "ip"
 (by the name it is called by), it keeps the qdiscs of made-up devices in
