@@ -185,6 +185,20 @@ netns_pair() {
 	done
 }
 
+# cg_in CGROUP CMD...: CMD in CGROUP, in namespace ddl-a
+cg_in() {
+	local cg=$1
+	shift
+	nsenter --net=/run/netns/ddl-a sh -c \
+		'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
+}
+# cg_burst CGROUP SPORT N: N datagrams of 200 bytes to 198.18.0.2:9999
+# from a process in CGROUP, in ddl-a
+cg_burst() {
+	cg_in "$1" "$DDLEMU" burst -a 198.18.0.2 -p 9999 -S "$2" -n "$3" \
+		-l 200 -s 0 >/dev/null
+}
+
 # A dummy device with IPv6 off, so nothing but our own traffic reaches it.
 dummy_dev() {
 	sysctl -qw net.ipv6.conf.all.disable_ipv6=1

@@ -16,17 +16,6 @@ A=(nsenter --net=/run/netns/ddl-a)
 CG=/sys/fs/cgroup/ddltest
 netns_pair
 
-# incg CGROUP CMD...: CMD in CGROUP (in ddl-a)
-incg() {
-	local cg=$1
-	shift
-	"${A[@]}" sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
-}
-# burst CGROUP SPORT N: N datagrams from a process in CGROUP
-burst() {
-	incg "$1" "$DDLEMU" burst -a 198.18.0.2 -p 9999 -S "$2" -n "$3" -l 200 \
-		-s 0 >/dev/null
-}
 cpkts() { cfield "$(cstats -n ddl-a a0)" "10:$1" packets; }
 ccg() { "${A[@]}" tc class show dev a0 classid "10:$1" | \
 	sed -n 's/.* cgroup \([0-9]*\).*/\1/p'; }
@@ -43,20 +32,20 @@ run "bind 10:3 to jobA by path" "${A[@]}" tc class change dev a0 \
 expect_eq "class shows the cgroup's id" "$(ccg 3)" "$ida"
 expect_eq "cgroups_bound" "$(qf cgroups_bound)" 1
 
-burst "$CG/jobA" 7001 11
+cg_burst "$CG/jobA" 7001 11
 expect_eq "jobA's packets in 10:3" "$(cpkts 3)" 11
-burst "$CG/jobA/step0" 7002 7
+cg_burst "$CG/jobA/step0" 7002 7
 expect_eq "a child cgroup's packets in 10:3 too" "$(cpkts 3)" 18
 expect_eq "cls_cgroup counts them" "$(qf cls_cgroup)" 18
 bg=$(cpkts ffff)
-burst "$CG/jobB" 7003 5
+cg_burst "$CG/jobB" 7003 5
 expect_eq "jobB (unbound) not in 10:3" "$(cpkts 3)" 18
 expect_eq "jobB in the background" "$(( $(cpkts ffff) - bg ))" 5
 
 # A filter comes before the cgroup.
 run "u32 sport 7010 -> 10:5" "${A[@]}" tc filter add dev a0 parent 10: \
 	protocol ip prio 1 u32 match ip sport 7010 0xffff flowid 10:5
-burst "$CG/jobA" 7010 4
+cg_burst "$CG/jobA" 7010 4
 expect_eq "filter before cgroup" "$(cpkts 5)" 4
 expect_eq "... not in 10:3" "$(cpkts 3)" 18
 
@@ -83,11 +72,11 @@ run "bind 10:3 to jobC instead" "${A[@]}" tc class change dev a0 \
 	classid 10:3 ddl cgroup "$CG/jobC"
 run "now jobA to 10:4" "${A[@]}" tc class change dev a0 classid 10:4 ddl \
 	cgroup "$CG/jobA"
-burst "$CG/jobA" 7004 6
+cg_burst "$CG/jobA" 7004 6
 expect_eq "jobA's packets follow it to 10:4" "$(cpkts 4)" 6
 run "unbind 10:4" "${A[@]}" tc class change dev a0 classid 10:4 ddl \
 	cgroup none
-burst "$CG/jobA" 7005 3
+cg_burst "$CG/jobA" 7005 3
 expect_eq "unbound: no more in 10:4" "$(cpkts 4)" 6
 expect_eq "cgroups_bound 1 (jobC)" "$(qf cgroups_bound)" 1
 run "unbind 10:3" "${A[@]}" tc class change dev a0 classid 10:3 ddl \
@@ -116,7 +105,7 @@ for i in $(seq 10); do
 done >"$DDL_OUT/cg.flips"
 drops0=$(qf drops)
 bg0=$(qf cls_background)
-incg "$CG/jobA" python3 -S "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
+cg_in "$CG/jobA" python3 -S "$TESTS_DIR/traffic.py" udp-send 198.18.0.2 \
 	9100 5000 1000 >"$DDL_OUT/cg.send" &
 tx=$!
 flips=0

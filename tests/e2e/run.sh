@@ -93,17 +93,6 @@ expect_eq "... nothing bound" "$(qf cgroups_bound)" 0
 # above left 9 packets in 10:3.
 CG=/sys/fs/cgroup/ddltest
 mkdir -p "$CG/jobB" "$CG/jobC"
-# incg CGROUP CMD...: CMD in CGROUP (in ddl-a)
-incg() {
-	local cg=$1
-	shift
-	"${A[@]}" sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg" "$@"
-}
-# burst CGROUP SPORT N: N datagrams from a process in CGROUP
-burst() {
-	incg "$1" "$DDLEMU" burst -a 198.18.0.2 -p 9999 -S "$2" -n "$3" -l 200 \
-		-s 0 >/dev/null
-}
 ccg() { "${A[@]}" tc class show dev a0 classid "10:$1" | \
 	sed -n 's/.* cgroup \([0-9]*\).*/\1/p'; }
 
@@ -113,7 +102,7 @@ run "sch-ddl-job bind 42" "${JOB[@]}" bind 42 --cgroup "$CG/jobB" \
 s=$("${A[@]}" tc class show dev a0 classid 10:3)
 expect_match "10:3 weight 2 size 3000000 and jobB's cgroup" "$s" \
 	"weight 2 size 3000000 cgroup $(stat -c %i "$CG/jobB")"
-burst "$CG/jobB" 7020 9
+cg_burst "$CG/jobB" 7020 9
 expect_eq "job 42's packets in 10:3" "$(( $(cpkts 3) - 9 ))" 9
 run "bind again: nothing changes" "${JOB[@]}" bind 42 --cgroup "$CG/jobB" \
 	--size 3000000 --weight 2
