@@ -1202,8 +1202,9 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 /*
  * Whether @sch is the qdisc of one transmit queue of a multi-queue device:
  * a child of mq or mqprio, added under the root (TCQ_F_MQROOT) or made by
- * it as a default before the root is grafted (the parent is not the root
- * yet, and the child's queue is the one its minor names).  A job's flows
+ * it as a default before the root is grafted (no handle, the parent not
+ * the root yet, and the child's queue the one its minor names).  A qdisc
+ * added deeper in a tree has a handle and a parent that is not the root.  A job's flows
  * hash to several queues there, and only the cluster order is the same on
  * every queue: it is made of the shared clock and each job's facts.
  *
@@ -1220,7 +1221,8 @@ static bool ddl_per_queue(const struct Qdisc *sch)
 		return false;
 	if (root && TC_H_MAJ(root->handle) == TC_H_MAJ(sch->parent))
 		return root->flags & TCQ_F_MQROOT;
-	return sch->dev_queue == netdev_get_tx_queue(dev, minor - 1);
+	return !sch->handle &&
+	       sch->dev_queue == netdev_get_tx_queue(dev, minor - 1);
 }
 
 static int ddl_init(struct Qdisc *sch, struct nlattr *opt,

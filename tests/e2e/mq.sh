@@ -47,6 +47,17 @@ expect_eq "... and dumped" "$(qstat -n ddl-a a0 5: options.mode)" fair
 run "mode cluster again" "${A[@]}" tc qdisc change dev a0 parent 1:4 \
 	handle 5: ddl mode cluster
 
+# A reload that fails at its second command (tc qdisc change on queue 2)
+# puts back every queue's options as they were.
+q0=$("${A[@]}" tc qdisc show dev a0)
+sed 's/rate 250kbit/rate 300kbit/' "$DDL_OUT/mq.conf" >"$DDL_OUT/mq2.conf"
+out=$(SCH_DDL_APPLY_FAULT=2 "${A[@]}" "$TESTS_DIR/../sbin/sch-ddl-apply" \
+	-f "$DDL_OUT/mq2.conf" a0 2>&1)
+expect_eq "reload, fault at command 2: refused" "$?" 1
+expect_match "... rolled back" "$out" "rolled back"
+expect_eq "... every queue as it was" "$("${A[@]}" tc qdisc show dev a0)" \
+	"$q0"
+
 # All or none: queue 3's class 2 (4:2) holds cgroup "other"; binding job 4
 # (class 1) to "other" too is refused there, and undone on queues 1 and 2.
 mkdir -p "$CG/j1" "$CG/j2" "$CG/j3" "$CG/other"
@@ -215,10 +226,24 @@ for q in 1 2 3 4; do
 		"class ddl $(( q + 1 )):4 root weight 1 "
 done
 
-# A root ddl on the same device orders its one queue by mode fair.
-"${A[@]}" tc qdisc del dev a0 root
+# sch-ddl@.service's stop removes mq with the queues' ddl.  ip netns
+# exec: the unit looks for the device in /sys/class/net.
+stop=$(sed -n 's/^ExecStop=//p' "$TESTS_DIR/../systemd/sch-ddl@.service")
+run "the unit's ExecStop" eval "ip netns exec ddl-a ${stop//%I/a0}"
+expect_eq "... no ddl left on a0" \
+	"$("${A[@]}" tc qdisc show dev a0 | grep -c '^qdisc ddl')" 0
+
+# A root ddl on the same device orders its one queue by mode fair, and so
+# does one deeper in a tree (under prio under prio), whatever its queue.
 run "root ddl" "${A[@]}" tc qdisc add dev a0 root handle 2: ddl
 expect_eq "... in mode fair" "$(qstat -n ddl-a a0 2: options.mode)" fair
+"${A[@]}" tc qdisc del dev a0 root
+run "prio, prio, ddl" "${A[@]}" tc -batch - <<'EOF2'
+qdisc add dev a0 root handle 1: prio
+qdisc add dev a0 parent 1:1 handle 10: prio
+qdisc add dev a0 parent 10:1 handle 20: ddl
+EOF2
+expect_eq "... in mode fair" "$(qstat -n ddl-a a0 20: options.mode)" fair
 "${A[@]}" tc qdisc del dev a0 root
 "${A[@]}" tc qdisc del dev a0 clsact
 rmdir "$CG/j1" "$CG/j2" "$CG/j3" "$CG/other" "$CG"
