@@ -270,6 +270,34 @@ recv_under_binds() {
 	wait_for 30 test -e "$1.ready"
 }
 
+# count_under_binds: the same rate for a job's traffic under binds, the
+# datagrams to 198.18.0.2:9100 counted where they reach ddl-b's b0 (a u32
+# filter on its ingress, read by b0_arrived) instead of by a receiver,
+# which a slow guest leaves behind; then send_under_binds sends them.
+count_under_binds() {
+	run "rate 20mbit, no target" nsenter --net=/run/netns/ddl-a tc qdisc \
+		change dev a0 root ddl jobs 8 key none rate 20mbit target off \
+		lead 0
+	nsenter --net=/run/netns/ddl-b tc qdisc add dev b0 clsact
+	nsenter --net=/run/netns/ddl-b tc filter add dev b0 ingress pref 9 \
+		protocol ip u32 match ip dport 9100 0xffff action ok
+}
+b0_arrived() {
+	nsenter --net=/run/netns/ddl-b tc -s filter show dev b0 ingress \
+		pref 9 | awk '/Sent/ { print $4; exit }'
+}
+# send_under_binds [CMD...]: run by CMD (nsenter, cg_in), five bursts of
+# 1000 datagrams of 1000 bytes to 198.18.0.2:9100, one after another (2 s
+# at 20 Mbit/s, longer if the guest is slower).  Prints "sent N dropped D",
+# their sums.
+send_under_binds() {
+	# The guest's sh runs the loop, not this shell.
+	# shellcheck disable=SC2016
+	"$@" sh -c 'for i in 1 2 3 4 5; do
+		"$0" burst -a 198.18.0.2 -p 9100 -n 1000 -l 1000 -s 0 || exit
+	done' "$DDLEMU" | awk '{ s += $2; d += $4 } END { print "sent", s, "dropped", d }'
+}
+
 # wait_for SECONDS CMD...: poll until CMD succeeds
 wait_for() {
 	local deadline=$(( EPOCHSECONDS + $1 ))
