@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ddl_params.h - what every unit of the sch_ddl core shares: the
- * configuration of one instance (struct ddl_params, which every unit reads
- * and none writes; ddl_sched.c fills it in, the glue parses it from
- * netlink), its options (ddl_opts[]: each one's attribute, range, unit and
- * default), and the allocation of per-class arrays.
+ * configuration of one instance (its options' ranges and defaults, and
+ * struct ddl_params, which every unit reads and none writes; ddl_sched.c
+ * fills it in, the glue parses it from netlink), and the allocation of
+ * per-class arrays.
  */
 #ifndef _DDL_PARAMS_H
 #define _DDL_PARAMS_H
