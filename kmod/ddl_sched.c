@@ -33,33 +33,16 @@
  * ddl_params_init() - fill in the default configuration
  * @p: configuration to initialise
  *
+ * Every option's default from ddl_opts[]; then what they derive.
+ *
  * Context: any.
  */
 void ddl_params_init(struct ddl_params *p)
 {
-	p->limit = DDL_LIMIT_DEFAULT;
-	p->memory_limit = DDL_MEMLIMIT_DEFAULT;
-	p->jobs = DDL_JOBS_DEFAULT;
-	p->mode = TC_DDL_MODE_FAIR;
-	p->slice_us = DDL_SLICE_DEFAULT;
-	p->yield_us = DDL_YIELD_DEFAULT;
-	p->maxwait_us = DDL_MAXWAIT_DEFAULT;
-	p->bgshare = DDL_BGSHARE_DEFAULT;
-	p->key = TC_DDL_KEY_SPORT;
-	p->keyttl_ms = DDL_KEYTTL_DEFAULT;
-	p->rate = 0;
-	p->burst = 0;
-	p->target = 0;
-	p->target_us = TC_DDL_AUTO;
-	p->interval_us = DDL_INTERVAL_DEFAULT;
-	p->ecn = 1;
-	p->lead_us = TC_DDL_AUTO;
-	p->maxperiod_us = DDL_MAXPERIOD_DEFAULT;
-	p->epoch_us = DDL_EPOCH_DEFAULT;
-	p->base_ns = 0;
-	p->ndscp = 0;
-	p->shuffle_us = 0;
-	p->ntiers = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++)
+		ddl_opt_set(p, &ddl_opts[i], ddl_opts[i].def);
 	ddl_params_derive(p);
 }
 
