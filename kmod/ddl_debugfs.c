@@ -18,7 +18,7 @@
  *
  * Every read takes the qdisc's root lock for one record at a time and
  * prints outside it; it changes nothing but completes quiet bursts
- * (ddl_burst_settle(), which touches only the job's log).
+ * (ddl_settle_burst(), which touches only the job's burst and log).
  * debugfs_remove_recursive() in ddl_destroy() waits for the readers of
  * the files and fails the ones that come later, so no reader sees a freed
  * qdisc.
@@ -394,9 +394,10 @@ static void ddl_settle_one(struct Qdisc *sch, u32 idx, u64 now)
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	u64 done = q->s.log.bursts_done;
 
-	ddl_burst_settle(&q->s, &q->params, idx, now);
+	ddl_settle_burst(&q->s, &q->params, idx, now);
 	if (q->s.log.bursts_done != done)
-		trace_ddl_burst_end(sch, idx + 1, ddl_burst_last(&q->s, idx, 0));
+		trace_ddl_burst_end(sch, idx + 1,
+				    ddl_burst_last(&q->s.log, idx, 0));
 }
 
 struct ddl_cls_row {
@@ -596,7 +597,7 @@ static int ddl_turns_show(struct seq_file *m, void *v)
 	now = ktime_get_ns();
 	turns = q->s.log.turns;
 	for (n = 0; n < DDL_TURN_LOG; n++) {
-		r = ddl_turn_last(&q->s, n);
+		r = ddl_turn_last(&q->s.log, n);
 		if (!r)
 			break;
 		rec[n] = *r;
@@ -643,11 +644,11 @@ static int ddl_pace_show(struct seq_file *m, void *v)
 	above = s->pace.above;
 	above_since = s->pace.above_since;
 	next_signal = s->pace.next_signal;
-	lead_job = s->pred.lead_job;
+	lead_job = ddl_pred_job(s, s->pred.lead);
 	lead_open = s->pred.lead_open;
 	lead_close = s->pred.lead_close;
 	lead_active = s->pred.lead_active;
-	lead_ns = ddl_lead_ns(s, now);
+	lead_ns = ddl_lead_ns(&s->pred, now);
 	ddl_unlock(&l);
 
 	seq_printf(m, "now_ns %llu\n", now);

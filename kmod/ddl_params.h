@@ -3,8 +3,9 @@
  * ddl_params.h - what every unit of the sch_ddl core shares: the
  * configuration of one instance (its options' ranges and defaults, and
  * struct ddl_params, which every unit reads and none writes; ddl_sched.c
- * fills it in, the glue parses it from netlink), and the allocation of
- * per-class arrays.
+ * fills it in, the glue parses it from netlink), the constants of a burst
+ * that several units use, and the allocation of per-class arrays.  It
+ * includes no unit's header.
  */
 #ifndef _DDL_PARAMS_H
 #define _DDL_PARAMS_H
@@ -133,12 +134,26 @@
 #define DDL_EDGE_DIV		16U
 #define DDL_DEAL_SPAN		16U
 
+/*
+ * Bursts, as the units see them alike: a job's queue empty shorter than
+ * DDL_FAIR_PAUSE_US is a pause within its burst (the predictor, the
+ * orders); a burst of unknown size counts as DDL_FAIR_QUANTUM bytes, a tag
+ * or an allowance grows by at most DDL_FAIR_STEP_MAX at a time, and a
+ * learned size counts up to DDL_FAIR_SIZE_MAX.
+ */
+#define DDL_FAIR_PAUSE_US	10000U
+#define DDL_FAIR_QUANTUM	SZ_64K
+#define DDL_FAIR_STEP_MAX	SZ_4M
+#define DDL_FAIR_SIZE_MAX	SZ_1G
+
 #define DDL_NONE		U32_MAX
 
 #define NSEC_PER_USEC_U64	1000ULL
 #define NSEC_PER_MSEC_U64	1000000ULL
 #define NSEC_PER_SEC_U64	1000000000ULL
 #define USEC_PER_SEC_U64	1000000ULL
+
+#define DDL_FAIR_PAUSE_NS	((u64)DDL_FAIR_PAUSE_US * NSEC_PER_USEC_U64)
 
 /**
  * struct ddl_params - configuration of one sch_ddl instance

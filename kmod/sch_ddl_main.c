@@ -52,9 +52,10 @@
  *     reordered; lowering the limit below the backlog drops packets from the
  *     heads of the classes, background first, counted in drop_change.
  *
- * Decisions live in the core (ddl_core.h: ddl_sched.c, ddl_fair.c,
- * ddl_cluster.c, ddl_keymap.c, ddl_pace.c, ddl_predict.c, ddl_log.c), which
- * knows nothing of skbs or clocks.
+ * Decisions live in the core, which knows nothing of skbs or clocks: eight
+ * units, ddl_sched.c (who sends next; the one that calls the others),
+ * ddl_keymap.c, ddl_pace.c, ddl_burst.c, ddl_predict.c, ddl_fair.c,
+ * ddl_cluster.c and ddl_log.c.  ddl_core.h draws which calls which.
  */
 
 #include <linux/bitmap.h>
@@ -140,7 +141,7 @@ static void ddl_trace_turn(struct Qdisc *sch, u64 turns)
 
 	if (q->s.log.turns == turns || !trace_ddl_turn_enabled())
 		return;
-	r = ddl_turn_last(&q->s, 0);
+	r = ddl_turn_last(&q->s.log, 0);
 	trace_ddl_turn(sch, ddl_idx_to_minor(q, r->from),
 		       ddl_idx_to_minor(q, r->to), r->why);
 }
@@ -151,7 +152,8 @@ static void ddl_trace_burst_end(struct Qdisc *sch, u32 idx, u64 done)
 
 	if (q->s.log.bursts_done == done || !trace_ddl_burst_end_enabled())
 		return;
-	trace_ddl_burst_end(sch, idx + 1, ddl_burst_last(&q->s, idx, 0));
+	trace_ddl_burst_end(sch, idx + 1,
+			    ddl_burst_last(&q->s.log, idx, 0));
 }
 
 /**
@@ -170,7 +172,7 @@ void ddl_settle(struct Qdisc *sch, u64 now)
 
 	for (i = 0; i < q->s.jobs; i++) {
 		done = q->s.log.bursts_done;
-		ddl_burst_settle(&q->s, &q->params, i, now);
+		ddl_settle_burst(&q->s, &q->params, i, now);
 		ddl_trace_burst_end(sch, i, done);
 	}
 }
@@ -294,7 +296,7 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 			idx = ddl_minor_to_idx(q, TC_H_MIN(res.classid));
 			if (idx != DDL_NONE) {
 				q->cls_filter++;
-				ddl_claim(&q->s, idx);
+				ddl_claim(&q->s.keymap, idx);
 				return idx;
 			}
 		}
@@ -304,7 +306,7 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 		idx = ddl_minor_to_idx(q, TC_H_MIN(skb->priority));
 		if (idx != DDL_NONE) {
 			q->cls_priority++;
-			ddl_claim(&q->s, idx);
+			ddl_claim(&q->s.keymap, idx);
 			return idx;
 		}
 	}
@@ -354,12 +356,12 @@ static enum ddl_signal ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb,
 	unsigned int len = qdisc_pkt_len(skb);
 	enum ddl_signal sig;
 
-	ddl_window(&q->s, &q->params, now);
+	ddl_window(&q->s.pred, &q->params, now);
 	if (idx != DDL_BG(&q->s) || !q->classes[idx].q.qlen)
 		return DDL_SIG_NONE;
 
-	sig = ddl_aqm(&q->s, &q->params, q->classes[idx].qstats.backlog, len,
-		      now);
+	sig = ddl_aqm(&q->s.pace, &q->params, q->classes[idx].qstats.backlog,
+		      len, ddl_lead_open(&q->s.pred), now);
 	if (sig == DDL_SIG_NONE)
 		return DDL_SIG_NONE;
 
@@ -613,7 +615,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 
 	now = ktime_get_ns();
 	throttles = q->s.pace.throttles;
-	if (ddl_pace_hold(&q->s, &q->params, now)) {
+	if (ddl_pace_hold(&q->s.pace, &q->params, now)) {
 		qdisc_qstats_overlimit(sch);
 		if (q->s.pace.throttles != throttles)
 			trace_ddl_throttle(sch, q->s.pace.next - now);
@@ -640,7 +642,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	/* The rank while the job is still queued: its packet leaves now. */
 	if (q->params.ndscp && idx != DDL_BG(&q->s))
 		ddl_set_dscp(q, cl, skb,
-			     ddl_cluster_mark(&q->s, &q->params, idx, now));
+			     ddl_mark(&q->s, &q->params, idx, now));
 	bstats_update(&cl->bstats, skb);
 	ddl_served(&q->s, &q->params, idx, reason, len, !cl->q.qlen, now);
 	if (cl->q.qlen)
@@ -651,7 +653,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
 	if (q->params.target_bytes && idx == DDL_BG(&q->s))
-		ddl_aqm_drained(&q->s, &q->params, cl->qstats.backlog);
+		ddl_aqm_drained(&q->s.pace, &q->params, cl->qstats.backlog);
 	return skb;
 }
 
@@ -1377,7 +1379,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->keys_mapped = q->s.keymap.mapped;
 	now = ktime_get_ns();
 	/* Bring the lead window up to date: it moves only on arrivals. */
-	ddl_window(&q->s, &q->params, now);
+	ddl_window(&q->s.pred, &q->params, now);
 	qs->throttled_ns = q->s.pace.throttled_ns;
 	if (q->s.pace.throttled_since)
 		qs->throttled_ns += now - q->s.pace.throttled_since;
@@ -1388,7 +1390,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->aqm_drops = q->aqm_drops;
 	qs->bursts = q->s.burst.count;
 	qs->leads = q->s.pred.leads;
-	qs->lead_ns = ddl_lead_ns(&q->s, now);
+	qs->lead_ns = ddl_lead_ns(&q->s.pred, now);
 	qs->lead_marks = q->lead_marks;
 	qs->lead_drops = q->lead_drops;
 	qs->pred_hits = q->s.pred.hits;
@@ -1513,7 +1515,7 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		ddl_set_weight(&q->s, &q->params, idx,
 			       nla_get_u32(tb[TCA_DDL_CLASS_WEIGHT]));
 	if (tb[TCA_DDL_CLASS_SIZE])
-		ddl_cluster_size(&q->s, idx,
+		ddl_cluster_size(&q->s.cls[idx].cl,
 				 nla_get_u64(tb[TCA_DDL_CLASS_SIZE]));
 	if (tb[TCA_DDL_CLASS_CGROUP]) {
 		u64 id = nla_get_u64(tb[TCA_DDL_CLASS_CGROUP]);
@@ -1521,11 +1523,11 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		ddl_cgroup_bind(q, idx, id);
 		/* The key never takes a class a launcher bound. */
 		if (id)
-			ddl_claim(&q->s, idx);
+			ddl_claim(&q->s.keymap, idx);
 	}
 	if (tb[TCA_DDL_CLASS_ADDRS]) {
 		if (set)
-			ddl_claim(&q->s, idx);
+			ddl_claim(&q->s.keymap, idx);
 		ddl_addr_bind(q, idx, &set);
 	}
 	sch_tree_unlock(sch);
@@ -1562,7 +1564,7 @@ static unsigned long ddl_bind_tcf(struct Qdisc *sch, unsigned long parent,
 
 	/* Called with and without the tree lock: ddl_bind() copes. */
 	if (arg)
-		ddl_bind(&q->s, arg - 1);
+		ddl_bind(&q->s.keymap, arg - 1);
 	return arg;
 }
 
@@ -1570,7 +1572,7 @@ static void ddl_unbind_tcf(struct Qdisc *sch, unsigned long arg)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 
-	ddl_unbind(&q->s, arg - 1);
+	ddl_unbind(&q->s.keymap, arg - 1);
 }
 
 static int ddl_dump_class(struct Qdisc *sch, unsigned long arg,
@@ -1645,7 +1647,7 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->predicted = c->pred.predicted;
 	if (idx != DDL_BG(&q->s)) {
 		done = q->s.log.bursts_done;
-		ddl_burst_settle(&q->s, &q->params, idx, now);
+		ddl_settle_burst(&q->s, &q->params, idx, now);
 		ddl_trace_burst_end(sch, idx, done);
 		l = &q->s.log.jlog[idx];
 		cs->bursts_done = l->done;
@@ -1663,7 +1665,7 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		cs->cl_allow = c->cl.allow;
 		cs->cl_rot = c->cl.rot;
 		if (c->backlogged)
-			cs->rank = ddl_cluster_rank(&q->s, idx,
+			cs->rank = ddl_cluster_rank(&q->s.cl, &c->cl,
 						    TC_DDL_DSCP_MAX, now);
 	}
 	cs->dscp_marks = cl->dscp_marks;
