@@ -52,7 +52,7 @@
  *     reordered; lowering the limit below the backlog drops packets from the
  *     heads of the classes, background first, counted in drop_change.
  *
- * Decisions live in the core (ddl_core.h: ddl_sched.c, ddl_fair.c,
+ * Decisions live in the core (ddl_core.h: ddl_sched.c, ddl_fair.c, ddl_burst.c,
  * ddl_cluster.c, ddl_keymap.c, ddl_pace.c, ddl_predict.c, ddl_log.c), which
  * knows nothing of skbs or clocks.
  */
