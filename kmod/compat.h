@@ -10,6 +10,7 @@
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/netlink.h>
 #include <net/pkt_sched.h>
 
 /* 6.1 autoloads "sch_<kind>", which is our module name already. */
@@ -26,6 +27,27 @@
 	__a > __b ? (__a - __b) : (__b - __a);	\
 })
 #endif
+
+/*
+ * Refuse @attr with @msg, a message made at run time that outlives the
+ * request (as a literal does).  6.1's extack has no buffer to format a
+ * message into, nor NL_SET_ERR_MSG_ATTR_FMT(): there it points at @msg
+ * as NL_SET_ERR_MSG_ATTR() points at its literal.
+ */
+static inline void ddl_err_attr(struct netlink_ext_ack *extack,
+				const struct nlattr *attr, const char *msg)
+{
+#ifdef NL_SET_ERR_MSG_ATTR_FMT
+	NL_SET_ERR_MSG_ATTR_FMT(extack, attr, "%s", msg);
+#else
+	do_trace_netlink_extack(msg);
+	if (extack) {
+		extack->_msg = msg;
+		extack->bad_attr = attr;
+		extack->policy = NULL;
+	}
+#endif
+}
 
 /*
  * Rename a debugfs directory within its parent; returns the renamed

@@ -71,7 +71,7 @@
 #include <linux/overflow.h>
 #include <linux/rbtree.h>
 
-#include "ddl_core.h"
+#include "ddl_cluster.h"
 
 static bool ddl_key_before(u64 a, u64 b)
 {
@@ -79,73 +79,72 @@ static bool ddl_key_before(u64 a, u64 b)
 }
 
 /* Smaller key first; equal keys by their rotation, then by arrival. */
-static bool ddl_cl_before(const struct ddl_cls *a, const struct ddl_cls *b)
+static bool ddl_cl_before(const struct ddl_cluster_cls *a,
+			  const struct ddl_cluster_cls *b)
 {
-	if (a->cl.key != b->cl.key)
-		return ddl_key_before(a->cl.key, b->cl.key);
-	return a->cl.rot < b->cl.rot;
+	if (a->key != b->key)
+		return ddl_key_before(a->key, b->key);
+	return a->rot < b->rot;
 }
 
 static bool ddl_cl_less(struct rb_node *a, const struct rb_node *b)
 {
-	return ddl_cl_before(rb_entry(a, struct ddl_cls, cl.node),
-			     rb_entry(b, struct ddl_cls, cl.node));
+	return ddl_cl_before(rb_entry(a, struct ddl_cluster_cls, node),
+			     rb_entry(b, struct ddl_cluster_cls, node));
 }
 
 static bool ddl_rank_less(struct rb_node *a, const struct rb_node *b)
 {
-	return ddl_cl_before(rb_entry(a, struct ddl_cls, cl.rank_node),
-			     rb_entry(b, struct ddl_cls, cl.rank_node));
+	return ddl_cl_before(rb_entry(a, struct ddl_cluster_cls, rank_node),
+			     rb_entry(b, struct ddl_cluster_cls, rank_node));
 }
 
-static void ddl_ranked_del(struct ddl_sched *s, struct ddl_cls *c)
+static void ddl_ranked_del(struct ddl_cluster *cl, struct ddl_cluster_cls *cc)
 {
-	if (RB_EMPTY_NODE(&c->cl.rank_node))
+	if (RB_EMPTY_NODE(&cc->rank_node))
 		return;
-	rb_erase_cached(&c->cl.rank_node, &s->cl.ranked);
-	RB_CLEAR_NODE(&c->cl.rank_node);
+	rb_erase_cached(&cc->rank_node, &cl->ranked);
+	RB_CLEAR_NODE(&cc->rank_node);
 }
 
-static void ddl_ranked_add(struct ddl_sched *s, struct ddl_cls *c)
+static void ddl_ranked_add(struct ddl_cluster *cl, struct ddl_cluster_cls *cc)
 {
-	if (RB_EMPTY_NODE(&c->cl.rank_node))
-		rb_add_cached(&c->cl.rank_node, &s->cl.ranked, ddl_rank_less);
+	if (RB_EMPTY_NODE(&cc->rank_node))
+		rb_add_cached(&cc->rank_node, &cl->ranked, ddl_rank_less);
 }
 
-/* Give job @c a new key: it moves in both trees. */
-static void ddl_cl_rekey(struct ddl_sched *s, struct ddl_cls *c, u64 key,
-			 u32 rot)
+/*
+ * Give job @cc, backlogged, a new key: it moves in both trees, and is
+ * among the ranked jobs.
+ */
+static void ddl_cl_rekey(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+			 u64 key, u32 rot)
 {
-	bool queued = !RB_EMPTY_NODE(&c->cl.node);
-	bool ranked = !RB_EMPTY_NODE(&c->cl.rank_node);
+	bool queued = !RB_EMPTY_NODE(&cc->node);
 
 	if (queued)
-		rb_erase_cached(&c->cl.node, &s->cl.order);
-	ddl_ranked_del(s, c);
-	c->cl.key = key;
-	c->cl.rot = rot;
+		rb_erase_cached(&cc->node, &cl->order);
+	ddl_ranked_del(cl, cc);
+	cc->key = key;
+	cc->rot = rot;
 	if (queued)
-		rb_add_cached(&c->cl.node, &s->cl.order, ddl_cl_less);
-	if (ranked || c->backlogged)
-		ddl_ranked_add(s, c);
+		rb_add_cached(&cc->node, &cl->order, ddl_cl_less);
+	ddl_ranked_add(cl, cc);
 }
 
 /**
  * ddl_cluster_init() - an empty cluster order
- * @s: scheduler, its classes allocated
+ * @cl: the cluster order, zeroed; its jobs' state is
+ *	ddl_cluster_cls_init()'s
+ * @classes: number of job classes
  *
  * Context: process context.
  */
-void ddl_cluster_init(struct ddl_sched *s)
+void ddl_cluster_init(struct ddl_cluster *cl, u32 classes)
 {
-	u32 i;
-
-	s->cl.order = RB_ROOT_CACHED;
-	s->cl.ranked = RB_ROOT_CACHED;
-	for (i = 0; i <= s->jobs; i++) {
-		RB_CLEAR_NODE(&s->cls[i].cl.node);
-		RB_CLEAR_NODE(&s->cls[i].cl.rank_node);
-	}
+	cl->order = RB_ROOT_CACHED;
+	cl->ranked = RB_ROOT_CACHED;
+	cl->classes = classes;
 }
 
 /**
@@ -271,16 +270,20 @@ u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u32 tier, u64 deal)
 	return lo + (mul_u32_u32(h, hi - lo) >> 32);
 }
 
-/* Time the declared size of job @c takes at its share of the rate, ns. */
-static u64 ddl_cl_span(const struct ddl_params *p, const struct ddl_cls *c)
+/*
+ * Time the declared size of job @cc, of weight @weight, takes at its share
+ * of the rate, ns.
+ */
+static u64 ddl_cl_span(const struct ddl_params *p,
+		       const struct ddl_cluster_cls *cc, u32 weight)
 {
 	u64 bytes, per_sec;
 
-	if (!c->cl.size || !p->rate)
+	if (!cc->size || !p->rate)
 		return 0;
 	/* size * jobs <= 2^40 * 2^12; weight * rate < 2^8 * 2^37. */
-	bytes = c->cl.size * p->jobs * DDL_WEIGHT_DEFAULT;
-	per_sec = (u64)c->weight * p->rate;
+	bytes = cc->size * p->jobs * DDL_WEIGHT_DEFAULT;
+	per_sec = (u64)weight * p->rate;
 	/*
 	 * Saturate before the division: a quotient past 2^64 (1 TiB over 4096
 	 * jobs at 1 kbit/s) traps in x86-64's divq.  per_sec * 1000 < 2^55.
@@ -290,13 +293,14 @@ static u64 ddl_cl_span(const struct ddl_params *p, const struct ddl_cls *c)
 	return mul_u64_u64_div_u64(bytes, NSEC_PER_SEC_U64, per_sec);
 }
 
-/* Bytes a key of job @c covers: its declared size, or nominal epochs. */
-static u64 ddl_cl_allow(const struct ddl_params *p, const struct ddl_cls *c)
+/* Bytes a key of job @cc covers: its declared size, or nominal epochs. */
+static u64 ddl_cl_allow(const struct ddl_params *p,
+			const struct ddl_cluster_cls *cc)
 {
 	u64 bytes;
 
-	if (c->cl.size)
-		return c->cl.size;
+	if (cc->size)
+		return cc->size;
 	if (!p->rate)
 		return DDL_FAIR_STEP_MAX;
 	bytes = div64_u64((u64)p->epoch_us * DDL_CL_NOMINAL * p->rate,
@@ -305,41 +309,43 @@ static u64 ddl_cl_allow(const struct ddl_params *p, const struct ddl_cls *c)
 }
 
 /* How far a key moves for each allowance a burst outgrows, ns. */
-static u64 ddl_cl_step(const struct ddl_params *p, const struct ddl_cls *c)
+static u64 ddl_cl_step(const struct ddl_params *p,
+		       const struct ddl_cluster_cls *cc, u32 weight)
 {
 	u64 epoch = (u64)p->epoch_us * NSEC_PER_USEC_U64;
 
-	if (!c->cl.size || !p->rate)
+	if (!cc->size || !p->rate)
 		return epoch * DDL_CL_NOMINAL;
-	return max(ddl_cl_span(p, c), epoch);
+	return max(ddl_cl_span(p, cc, weight), epoch);
 }
 
-/* The key and rotation of a burst of job @idx that starts at @shared. */
-static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
-		       u32 idx, u64 shared)
+/* The key and rotation of a burst of job @cc that starts at @shared. */
+static void ddl_cl_tag(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+		       const struct ddl_params *p, u32 weight, u64 shared)
 {
-	struct ddl_cls *c = &s->cls[idx];
 	u64 epoch_ns = (u64)p->epoch_us * NSEC_PER_USEC_U64;
 	u64 k = ddl_epoch_of(p, shared);
 	u32 turn;
 
-	div_u64_rem(k, s->jobs, &turn);
-	s->cl.epoch = k;
+	div_u64_rem(k, cl->classes, &turn);
+	cl->epoch = k;
 	if (ddl_near_edge(p, shared, epoch_ns))
-		s->cl.edge_bursts++;
+		cl->edge_bursts++;
 	/* size <= 2^40: no overflow */
-	c->cl.allow = ddl_cl_allow(p, c) + (c->cl.size >> DDL_CL_SLACK_SHIFT);
-	c->cl.bytes = 0;
-	c->cl.moved = 0;
-	ddl_cl_rekey(s, c, k * epoch_ns + ddl_cl_span(p, c),
-		     (idx + s->jobs - turn) % s->jobs);
+	cc->allow = ddl_cl_allow(p, cc) + (cc->size >> DDL_CL_SLACK_SHIFT);
+	cc->bytes = 0;
+	cc->moved = 0;
+	ddl_cl_rekey(cl, cc, k * epoch_ns + ddl_cl_span(p, cc, weight),
+		     (cc->idx + cl->classes - turn) % cl->classes);
 }
 
 /**
  * ddl_cluster_burst() - give a new burst of a job its cluster key
- * @s: scheduler
+ * @cl: the cluster order
+ * @cc: the job's cluster state
  * @p: configuration
- * @idx: job class index
+ * @weight: the job's weight
+ * @brief: its queue had held no data for less than DDL_FAIR_PAUSE_US
  * @now: current time of the caller's clock, ns
  *
  * A burst its sender paused in (queue empty for less than
@@ -350,22 +356,23 @@ static void ddl_cl_tag(struct ddl_sched *s, const struct ddl_params *p,
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-static void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
-			      u32 idx, u64 now)
+static void ddl_cluster_burst(struct ddl_cluster *cl,
+			      struct ddl_cluster_cls *cc,
+			      const struct ddl_params *p, u32 weight,
+			      bool brief, u64 now)
 {
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (c->cl.allow && ddl_burst_quiet(&c->burst, now) < DDL_FAIR_PAUSE_NS)
+	if (cc->allow && brief)
 		return;
-	s->cl.bursts++;
-	ddl_cl_tag(s, p, idx, now + s->cl.clock_off);
+	cl->bursts++;
+	ddl_cl_tag(cl, cc, p, weight, now + cl->clock_off);
 }
 
 /**
  * ddl_cluster_enqueued() - bytes joined a job's queue (mode cluster)
- * @s: scheduler, keeping the cluster order
+ * @cl: the cluster order
+ * @cc: the job's cluster state
  * @p: configuration
- * @idx: job class index
+ * @weight: the job's weight
  * @len: bytes
  *
  * A burst that outgrows what its key covers has the key moved on by
@@ -378,34 +385,36 @@ static void ddl_cluster_burst(struct ddl_sched *s, const struct ddl_params *p,
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the key
  * moves.
  */
-static void ddl_cluster_enqueued(struct ddl_sched *s,
-				 const struct ddl_params *p, u32 idx, u32 len)
+static void ddl_cluster_enqueued(struct ddl_cluster *cl,
+				 struct ddl_cluster_cls *cc,
+				 const struct ddl_params *p, u32 weight,
+				 u32 len)
 {
-	struct ddl_cls *c = &s->cls[idx];
 	u64 allow, n, move;
 
-	c->cl.bytes += len;
-	if (c->cl.bytes <= c->cl.allow)
+	cc->bytes += len;
+	if (cc->bytes <= cc->allow)
 		return;
 
-	allow = ddl_cl_allow(p, c);
-	n = div64_u64(c->cl.bytes - c->cl.allow + allow - 1, allow);
-	c->cl.allow += n * allow;
-	s->cl.exts++;
-	if (check_mul_overflow(n, ddl_cl_step(p, c), &move))
+	allow = ddl_cl_allow(p, cc);
+	n = div64_u64(cc->bytes - cc->allow + allow - 1, allow);
+	cc->allow += n * allow;
+	cl->exts++;
+	if (check_mul_overflow(n, ddl_cl_step(p, cc, weight), &move))
 		move = U64_MAX;
-	move = min(move, DDL_CL_MOVE_MAX - c->cl.moved);
-	c->cl.moved += move;
-	ddl_cl_rekey(s, c, c->cl.key + move, c->cl.rot);
+	move = min(move, DDL_CL_MOVE_MAX - cc->moved);
+	cc->moved += move;
+	ddl_cl_rekey(cl, cc, cc->key + move, cc->rot);
 }
 
 /**
  * ddl_cluster_arrived() - a packet joined a job's queue (mode cluster)
- * @s: scheduler, keeping the cluster order
+ * @cl: the cluster order
+ * @cc: the job's cluster state
  * @p: configuration
- * @idx: job class index
+ * @weight: the job's weight
  * @len: bytes
- * @ev: what the packet did to the job's burst (ddl_burst_begin())
+ * @bn: what the packet did to the job's burst (ddl_burst_arrived())
  * @now: current time, ns
  *
  * A new burst gets its key (ddl_cluster_burst()); every job packet counts
@@ -416,32 +425,33 @@ static void ddl_cluster_enqueued(struct ddl_sched *s,
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
  * becomes backlogged, a burst starts or its key moves.
  */
-void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
-			 u32 idx, u32 len, enum ddl_burst_event ev, u64 now)
+void ddl_cluster_arrived(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+			 const struct ddl_params *p, u32 weight, u32 len,
+			 const struct ddl_burst_news *bn, u64 now)
 {
-	if (ev == DDL_BURST_START)
-		ddl_cluster_burst(s, p, idx, now);
-	ddl_cluster_enqueued(s, p, idx, len);
-	ddl_cluster_queue(s, &s->cls[idx]);
+	if (bn->ev == DDL_BURST_START)
+		ddl_cluster_burst(cl, cc, p, weight, bn->brief, now);
+	ddl_cluster_enqueued(cl, cc, p, weight, len);
+	ddl_cluster_queue(cl, cc);
 }
 
 /**
  * ddl_cluster_reset() - a class changes owner
- * @c: job class
+ * @cc: the job's cluster state
  *
  * The new owner's first burst gets a key of its own.
  *
  * Context: under the qdisc lock.
  */
-void ddl_cluster_reset(struct ddl_cls *c)
+void ddl_cluster_reset(struct ddl_cluster_cls *cc)
 {
-	c->cl.allow = 0;
+	cc->allow = 0;
 }
 
 /**
  * ddl_cluster_queue() - a job class competes by its key (mode cluster)
- * @s: scheduler
- * @c: job class, backlogged
+ * @cl: the cluster order
+ * @cc: the job's cluster state; the job is backlogged
  *
  * Nothing if it is in the order already (ddl_cluster_arrived() calls this
  * for every packet).
@@ -449,24 +459,25 @@ void ddl_cluster_reset(struct ddl_cls *c)
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
  * joins the order.
  */
-void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c)
+void ddl_cluster_queue(struct ddl_cluster *cl, struct ddl_cluster_cls *cc)
 {
-	if (!RB_EMPTY_NODE(&c->cl.node))
+	if (!RB_EMPTY_NODE(&cc->node))
 		return;
-	rb_add_cached(&c->cl.node, &s->cl.order, ddl_cl_less);
-	s->cl.jobs++;
-	ddl_ranked_add(s, c);
+	rb_add_cached(&cc->node, &cl->order, ddl_cl_less);
+	cl->jobs++;
+	ddl_ranked_add(cl, cc);
 }
 
 /**
  * ddl_cluster_rank() - how many jobs' bursts are ahead of a job's
- * @s: scheduler
- * @idx: job class index, backlogged
+ * @cl: the cluster order
+ * @cc: the job's cluster state; the job is backlogged
  * @max: the largest rank of interest
  * @now: current time, ns
  *
- * Counts the jobs before @idx in the cluster order whose burst is in
- * progress: backlogged, or empty for less than DDL_FAIR_PAUSE_US.  A job
+ * Counts the jobs before @cc in the cluster order whose burst is in
+ * progress: backlogged (in the order: in mode cluster a job is there while
+ * it is backlogged), or empty for less than DDL_FAIR_PAUSE_US.  A job
  * whose pause is over leaves the ranked jobs on the way.  Outside mode
  * cluster no job is ranked: 0.
  *
@@ -474,23 +485,24 @@ void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c)
  * dropped on the way was added once, when it became backlogged.
  * Return: the rank, 0 .. @max.
  */
-u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
+u32 ddl_cluster_rank(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+		     u32 max, u64 now)
 {
-	struct ddl_cls *c = &s->cls[idx], *o;
 	struct rb_node *node, *next;
+	struct ddl_cluster_cls *o;
 	u32 rank = 0;
 
-	if (RB_EMPTY_NODE(&c->cl.rank_node))
+	if (RB_EMPTY_NODE(&cc->rank_node))
 		return 0;
-	for (node = rb_first_cached(&s->cl.ranked); node && rank < max;
+	for (node = rb_first_cached(&cl->ranked); node && rank < max;
 	     node = next) {
 		next = rb_next(node);
-		o = rb_entry(node, struct ddl_cls, cl.rank_node);
-		if (o == c)
+		o = rb_entry(node, struct ddl_cluster_cls, rank_node);
+		if (o == cc)
 			break;
-		if (!o->backlogged &&
-		    ddl_burst_quiet(&o->burst, now) >= DDL_FAIR_PAUSE_NS) {
-			ddl_ranked_del(s, o);
+		if (RB_EMPTY_NODE(&o->node) &&
+		    now - o->quiet_since >= DDL_FAIR_PAUSE_NS) {
+			ddl_ranked_del(cl, o);
 			continue;
 		}
 		rank++;
@@ -503,46 +515,50 @@ u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now)
  * last mark fell in: once per deal, not per packet.  A clock stepped back
  * or a change of the configuration computes it again.
  */
-static u64 ddl_deal_now(struct ddl_sched *s, const struct ddl_params *p,
+static u64 ddl_deal_now(struct ddl_cluster *cl, const struct ddl_params *p,
 			u64 shared)
 {
 	u64 len = (u64)p->shuffle_us * NSEC_PER_USEC_U64;
 
-	if (len != s->cl.deal_len || shared - s->cl.deal_start >= len) {
-		s->cl.deal = ddl_deal_of(p, shared);
-		s->cl.deal_start = p->base_ns + s->cl.deal * len;
-		s->cl.deal_len = len;
+	if (len != cl->deal_len || shared - cl->deal_start >= len) {
+		cl->deal = ddl_deal_of(p, shared);
+		cl->deal_start = p->base_ns + cl->deal * len;
+		cl->deal_len = len;
 	}
-	return s->cl.deal;
+	return cl->deal;
 }
 
 /*
- * The place of job @c: the last of its places in every deal from the one
+ * The place of job @cc: the last of its places in every deal from the one
  * its iteration began in to @deal.  An iteration that spans more than
  * DDL_DEAL_SPAN deals is a steady flow: it takes the last place.  A clock
  * stepped back, or a new shuffle, lands there too: the work stays bounded.
  */
-static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
-			   u32 idx, u64 deal)
+static void ddl_mark_deals(struct ddl_cluster_cls *cc,
+			   const struct ddl_params *p, u64 deal)
 {
-	if (deal - c->cl.mark_deal > DDL_DEAL_SPAN) {
-		c->cl.mark = p->ndscp - 1;
-		c->cl.mark_deal = deal;
+	if (deal - cc->mark_deal > DDL_DEAL_SPAN) {
+		cc->mark = p->ndscp - 1;
+		cc->mark_deal = deal;
 		return;
 	}
-	while (c->cl.mark_deal != deal) {
-		c->cl.mark_deal++;
-		c->cl.mark = max(c->cl.mark,
-				 ddl_fabric_place(p, idx, c->cl.tier,
-						  c->cl.mark_deal));
+	while (cc->mark_deal != deal) {
+		cc->mark_deal++;
+		cc->mark = max(cc->mark,
+			       ddl_fabric_place(p, cc->idx, cc->tier,
+						cc->mark_deal));
 	}
 }
 
 /**
  * ddl_cluster_mark() - the place a job's packet carries out of the host
- * @s: scheduler
+ * @cl: the cluster order
+ * @cc: the job's cluster state; the job is backlogged
  * @p: configuration, with code points
- * @idx: job class index, backlogged
+ * @weight: the job's weight
+ * @from: with a shuffle, when the job's iteration began
+ *	(ddl_pred_iter_start()), else when its burst began
+ *	(ddl_burst_began())
  * @now: current time, ns
  *
  * With a shuffle, the last of the places ddl_fabric_place() gives the job
@@ -568,89 +584,87 @@ static void ddl_mark_deals(struct ddl_cls *c, const struct ddl_params *p,
  * one hash per deal the burst spans, at most DDL_DEAL_SPAN.
  * Return: the place to write, 0 .. @p->ndscp - 1.
  */
-u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
-		     u32 idx, u64 now)
+u32 ddl_cluster_mark(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+		     const struct ddl_params *p, u32 weight, u64 from,
+		     u64 now)
 {
-	struct ddl_cls *c = &s->cls[idx];
-	u64 from = p->shuffle_us ? ddl_pred_iter_start(&c->pred) :
-				   ddl_burst_began(&c->burst);
 	u32 max = p->ndscp - 1;
 
-	if (c->cl.mark_burst != from) {
-		c->cl.mark_burst = from;
-		c->cl.mark = 0;
+	if (cc->mark_burst != from) {
+		cc->mark_burst = from;
+		cc->mark = 0;
 		if (p->shuffle_us) {
-			u64 start = from + s->cl.clock_off;
+			u64 start = from + cl->clock_off;
 
-			c->cl.tier = ddl_fabric_tier(p, c->cl.size, c->weight);
-			c->cl.mark_deal = ddl_deal_of(p, start);
-			c->cl.mark = ddl_fabric_place(p, idx, c->cl.tier,
-						      c->cl.mark_deal);
+			cc->tier = ddl_fabric_tier(p, cc->size, weight);
+			cc->mark_deal = ddl_deal_of(p, start);
+			cc->mark = ddl_fabric_place(p, cc->idx, cc->tier,
+						    cc->mark_deal);
 			if (ddl_near_edge(p, start, (u64)p->shuffle_us *
 						    NSEC_PER_USEC_U64))
-				s->cl.edge_bursts++;
+				cl->edge_bursts++;
 		}
 	}
 	if (p->shuffle_us)
-		ddl_mark_deals(c, p, idx,
-			       ddl_deal_now(s, p, now + s->cl.clock_off));
+		ddl_mark_deals(cc, p, ddl_deal_now(cl, p, now + cl->clock_off));
 	else
-		c->cl.mark = max(c->cl.mark,
-				 ddl_cluster_rank(s, idx, max, now));
-	return min(c->cl.mark, max);
-}
-
-/**
- * ddl_cluster_size() - a job declares the size of its whole burst
- * @s: scheduler
- * @idx: job class index
- * @size: bytes, 0 .. DDL_SIZE_MAX; 0: none
- *
- * The running burst keeps its key; the next is keyed with the new size.
- *
- * Context: under the qdisc lock.
- */
-void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size)
-{
-	s->cls[idx].cl.size = size;
+		cc->mark = max(cc->mark, ddl_cluster_rank(cl, cc, max, now));
+	return min(cc->mark, max);
 }
 
 /**
  * ddl_cluster_reconfigure() - a new configuration
- * @s: scheduler
+ * @cl: the cluster order
+ *
+ * The deal of the fabric's code points is computed again at the next mark
+ * (the shuffle or the base may be new).  Entering or leaving mode cluster
+ * is the caller's, job by job: ddl_cluster_join(), ddl_cluster_leave().
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_cluster_reconfigure(struct ddl_cluster *cl)
+{
+	cl->deal_len = 0;
+}
+
+/**
+ * ddl_cluster_join() - mode cluster begins: a job joins the order
+ * @cl: the cluster order
+ * @cc: the job's cluster state
  * @p: the new configuration
- * @was: the cluster order was kept until now (mode cluster)
- * @on: it is kept from now on
+ * @weight: the job's weight
+ * @backlogged: the job has packets queued
  * @now: current time of the caller's clock, ns
  *
- * Entering mode cluster, every backlogged job is keyed as a burst that
- * starts now; leaving it, both trees are emptied.  The deal of the
- * fabric's code points is computed again at the next mark (the shuffle
- * or the base may be new).
+ * A backlogged job is keyed as a burst that starts now; any job's next
+ * burst gets a key of its own.
  *
- * Context: under the qdisc lock.  O(jobs log jobs) when the order starts
- * or stops being kept, else O(1).
+ * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
-			     bool was, bool on, u64 now)
+void ddl_cluster_join(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+		      const struct ddl_params *p, u32 weight, bool backlogged,
+		      u64 now)
 {
-	struct ddl_cls *c;
-	u32 i;
-
-	s->cl.deal_len = 0;
-	if (on == was)
+	cc->allow = 0;
+	if (!backlogged)
 		return;
-	for (i = 0; i < s->jobs; i++) {
-		c = &s->cls[i];
-		if (!on) {
-			ddl_cluster_unqueue(&s->cl, &c->cl);
-			ddl_ranked_del(s, c);
-			continue;
-		}
-		c->cl.allow = 0;
-		if (!c->backlogged)
-			continue;
-		ddl_cluster_queue(s, c);
-		ddl_cl_tag(s, p, i, now + s->cl.clock_off);
+	ddl_cluster_queue(cl, cc);
+	ddl_cl_tag(cl, cc, p, weight, now + cl->clock_off);
+}
+
+/**
+ * ddl_cluster_leave() - mode cluster ends: a job leaves both trees
+ * @cl: the cluster order
+ * @cc: the job's cluster state
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+void ddl_cluster_leave(struct ddl_cluster *cl, struct ddl_cluster_cls *cc)
+{
+	if (!RB_EMPTY_NODE(&cc->node)) {
+		rb_erase_cached(&cc->node, &cl->order);
+		RB_CLEAR_NODE(&cc->node);
+		cl->jobs--;
 	}
+	ddl_ranked_del(cl, cc);
 }

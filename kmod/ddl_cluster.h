@@ -12,9 +12,6 @@
 #include "ddl_burst.h"
 #include "ddl_params.h"
 
-struct ddl_cls;
-struct ddl_sched;
-
 /**
  * struct ddl_cluster_cls - a job's burst in the cluster order
  * @node: in &ddl_cluster.order while a backlogged job (mode cluster)
@@ -32,6 +29,9 @@ struct ddl_sched;
  *	when @mark was set
  * @mark_deal: the last deal @mark covers (shuffle)
  * @tier: the tier of its iteration's places (ddl_fabric_tier())
+ * @idx: the job's class index: its rotation and its places depend on it
+ * @quiet_since: when its queue last held data, as it left @node: its
+ *	pause counts from there (ddl_cluster_rank())
  */
 struct ddl_cluster_cls {
 	struct rb_node		node;
@@ -46,6 +46,8 @@ struct ddl_cluster_cls {
 	u64			mark_burst;
 	u64			mark_deal;
 	u32			tier;
+	u32			idx;
+	u64			quiet_since;
 };
 
 /**
@@ -65,6 +67,7 @@ struct ddl_cluster_cls {
  * @deal_start: where @deal began on the shared clock
  * @deal_len: the length of a deal @deal was computed with, ns; 0: none
  *	(a change of the configuration computes it again)
+ * @classes: number of job classes, over which the rotation turns
  */
 struct ddl_cluster {
 	struct rb_root_cached	order;
@@ -78,29 +81,64 @@ struct ddl_cluster {
 	u64			deal;
 	u64			deal_start;
 	u64			deal_len;
+	u32			classes;
 };
 
-void ddl_cluster_init(struct ddl_sched *s);
+void ddl_cluster_init(struct ddl_cluster *cl, u32 classes);
 u64 ddl_epoch_of(const struct ddl_params *p, u64 shared);
-void ddl_cluster_arrived(struct ddl_sched *s, const struct ddl_params *p,
-			 u32 idx, u32 len, enum ddl_burst_event ev, u64 now);
-void ddl_cluster_queue(struct ddl_sched *s, struct ddl_cls *c);
-u32 ddl_cluster_rank(struct ddl_sched *s, u32 idx, u32 max, u64 now);
+void ddl_cluster_arrived(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+			 const struct ddl_params *p, u32 weight, u32 len,
+			 const struct ddl_burst_news *bn, u64 now);
+void ddl_cluster_queue(struct ddl_cluster *cl, struct ddl_cluster_cls *cc);
+u32 ddl_cluster_rank(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+		     u32 max, u64 now);
 u64 ddl_deal_of(const struct ddl_params *p, u64 shared);
 u32 ddl_fabric_tier(const struct ddl_params *p, u64 size, u32 weight);
 u32 ddl_fabric_place(const struct ddl_params *p, u32 idx, u32 tier,
 		     u64 deal);
-u32 ddl_cluster_mark(struct ddl_sched *s, const struct ddl_params *p,
-		     u32 idx, u64 now);
-void ddl_cluster_size(struct ddl_sched *s, u32 idx, u64 size);
-void ddl_cluster_reset(struct ddl_cls *c);
-void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
-			     bool was, bool on, u64 now);
+u32 ddl_cluster_mark(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+		     const struct ddl_params *p, u32 weight, u64 from,
+		     u64 now);
+void ddl_cluster_reset(struct ddl_cluster_cls *cc);
+void ddl_cluster_reconfigure(struct ddl_cluster *cl);
+void ddl_cluster_join(struct ddl_cluster *cl, struct ddl_cluster_cls *cc,
+		      const struct ddl_params *p, u32 weight, bool backlogged,
+		      u64 now);
+void ddl_cluster_leave(struct ddl_cluster *cl, struct ddl_cluster_cls *cc);
+
+/**
+ * ddl_cluster_cls_init() - a job outside the cluster order
+ * @cc: its cluster state, zeroed
+ * @idx: its class index
+ *
+ * Context: process context.
+ */
+static inline void ddl_cluster_cls_init(struct ddl_cluster_cls *cc, u32 idx)
+{
+	RB_CLEAR_NODE(&cc->node);
+	RB_CLEAR_NODE(&cc->rank_node);
+	cc->idx = idx;
+}
+
+/**
+ * ddl_cluster_size() - a job declares the size of its whole burst
+ * @cc: the job's cluster state
+ * @size: bytes, 0 .. DDL_SIZE_MAX; 0: none
+ *
+ * The running burst keeps its key; the next is keyed with the new size.
+ *
+ * Context: under the qdisc lock.
+ */
+static inline void ddl_cluster_size(struct ddl_cluster_cls *cc, u64 size)
+{
+	cc->size = size;
+}
 
 /**
  * ddl_cluster_unqueue() - a job class became empty
  * @cl: the cluster order
  * @cc: the class's place in it
+ * @since: when its queue last held data (ddl_burst_idle())
  *
  * It keeps its key and its place among the ranked jobs: a pause in its
  * burst.  ddl_cluster_rank() drops it from there when the pause is over.
@@ -109,13 +147,14 @@ void ddl_cluster_reconfigure(struct ddl_sched *s, const struct ddl_params *p,
  * Context: under the qdisc lock.  O(log jobs).
  */
 static inline void ddl_cluster_unqueue(struct ddl_cluster *cl,
-				       struct ddl_cluster_cls *cc)
+				       struct ddl_cluster_cls *cc, u64 since)
 {
 	if (RB_EMPTY_NODE(&cc->node))
 		return;
 	rb_erase_cached(&cc->node, &cl->order);
 	RB_CLEAR_NODE(&cc->node);
 	cl->jobs--;
+	cc->quiet_since = since;
 }
 
 /**

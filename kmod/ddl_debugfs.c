@@ -18,7 +18,7 @@
  *
  * Every read takes the qdisc's root lock for one record at a time and
  * prints outside it; it changes nothing but completes quiet bursts
- * (ddl_burst_settle(), which touches only the job's log).
+ * (ddl_settle_burst(), which touches only the job's burst and log).
  * debugfs_remove_recursive() in ddl_destroy() waits for the readers of
  * the files and fails the ones that come later, so no reader sees a freed
  * qdisc.
@@ -40,19 +40,17 @@
 #include "ddl_glue.h"
 #include "ddl_trace.h"
 
-/* Module parameters: the defaults of a new instance */
+/*
+ * Module parameters: the defaults of a new instance, each the default of
+ * one option of ddl_opts[], in its range and unit there.  They make a
+ * configuration together, checked as a request is (ddl_params_check()).
+ */
 
 static DEFINE_MUTEX(ddl_param_lock);
 
-static u32 ddl_def_limit = DDL_LIMIT_DEFAULT;
-static u32 ddl_def_memlimit = DDL_MEMLIMIT_DEFAULT;
-static u32 ddl_def_jobs = DDL_JOBS_DEFAULT;
-static u32 ddl_def_slice = DDL_SLICE_DEFAULT;
-static u32 ddl_def_yield = DDL_YIELD_DEFAULT;
-static u32 ddl_def_maxwait = DDL_MAXWAIT_DEFAULT;
-static u32 ddl_def_bgshare = DDL_BGSHARE_DEFAULT;
-static u32 ddl_def_key = TC_DDL_KEY_SPORT;
-static u32 ddl_def_keyttl = DDL_KEYTTL_DEFAULT;
+/* ddl_params_init()'s defaults with the module parameters' */
+static struct ddl_params ddl_def;
+static bool ddl_def_ready;
 
 static const char * const ddl_key_names[] = {
 	[TC_DDL_KEY_NONE]	= "none",
@@ -62,76 +60,100 @@ static const char * const ddl_key_names[] = {
 	[TC_DDL_KEY_DSCP]	= "dscp",
 };
 
-/**
- * struct ddl_mparam - a numeric default and its range
- * @val: the default
- * @min: smallest value
- * @max: largest value
- * @autok: "auto" (TC_DDL_AUTO) is allowed too
+/*
+ * The defaults, made when first needed: a parameter given at load is set
+ * before the module's init runs.
  */
-struct ddl_mparam {
-	u32	*val;
-	u32	min;
-	u32	max;
-	bool	autok;
-};
-
-/* The defaults must make a valid instance together, as ddl_parse_opt(). */
-static int ddl_defaults_check(void)
+static struct ddl_params *ddl_defaults(void)
 {
 	lockdep_assert_held(&ddl_param_lock);
-	if (ddl_def_slice == TC_DDL_AUTO)
-		return 0;
-	if (ddl_def_yield && ddl_def_yield != TC_DDL_AUTO &&
-	    ddl_def_yield >= ddl_def_slice)
-		return -EINVAL;
-	if (ddl_def_maxwait < ddl_def_slice)
-		return -EINVAL;
-	return 0;
+	if (!ddl_def_ready) {
+		ddl_params_init(&ddl_def);
+		ddl_def_ready = true;
+	}
+	return &ddl_def;
 }
 
-/* Set *@val to @v if the defaults stay valid together. */
-static int ddl_param_store(u32 *val, u32 v)
+/**
+ * struct ddl_mparam - a module parameter
+ * @attr: the attribute of its option in ddl_opts[], TCA_DDL_*
+ */
+struct ddl_mparam {
+	u32	attr;
+};
+
+static const struct ddl_opt *ddl_mparam_opt(const struct kernel_param *kp)
 {
-	u32 old;
+	const struct ddl_mparam *mp = kp->arg;
+
+	return ddl_opt_find(mp->attr);
+}
+
+/* Set option @o of the defaults to @v if they stay a valid configuration. */
+static int ddl_param_store(const struct ddl_opt *o, u64 v)
+{
+	struct ddl_params p;
 	int err;
 
 	mutex_lock(&ddl_param_lock);
-	old = *val;
-	WRITE_ONCE(*val, v);
-	err = ddl_defaults_check();
-	if (err)
-		WRITE_ONCE(*val, old);
+	p = *ddl_defaults();
+	ddl_opt_set(&p, o, v);
+	ddl_params_derive(&p);
+	err = ddl_params_check(&p, NULL, NULL, 0, NULL);
+	if (!err)
+		ddl_def = p;
 	mutex_unlock(&ddl_param_lock);
 	return err;
 }
 
+static u64 ddl_param_load(const struct ddl_opt *o)
+{
+	u64 v;
+
+	mutex_lock(&ddl_param_lock);
+	v = ddl_opt_get(ddl_defaults(), o);
+	mutex_unlock(&ddl_param_lock);
+	return v;
+}
+
+/* A number in the option's range, or "auto" where it takes that. */
 static int ddl_mparam_set(const char *buf, const struct kernel_param *kp)
 {
-	const struct ddl_mparam *mp = kp->arg;
-	u32 v;
+	const struct ddl_opt *o = ddl_mparam_opt(kp);
+	u64 v;
+	u32 v32;
 	int err;
 
-	if (mp->autok && sysfs_streq(buf, "auto")) {
+	if (WARN_ON_ONCE(!o))
+		return -EINVAL;
+	if ((o->flags & DDL_OPT_AUTO) && sysfs_streq(buf, "auto")) {
 		v = TC_DDL_AUTO;
 	} else {
-		err = kstrtou32(buf, 0, &v);
+		if (o->type == DDL_OPT_U64) {
+			err = kstrtou64(buf, 0, &v);
+		} else {
+			err = kstrtou32(buf, 0, &v32);
+			v = v32;
+		}
 		if (err)
 			return err;
-		if (v < mp->min || v > mp->max)
+		if (v < o->min || v > o->max)
 			return -ERANGE;
 	}
-	return ddl_param_store(mp->val, v);
+	return ddl_param_store(o, v);
 }
 
 static int ddl_mparam_get(char *buf, const struct kernel_param *kp)
 {
-	const struct ddl_mparam *mp = kp->arg;
-	u32 v = READ_ONCE(*mp->val);
+	const struct ddl_opt *o = ddl_mparam_opt(kp);
+	u64 v;
 
-	if (mp->autok && v == TC_DDL_AUTO)
+	if (WARN_ON_ONCE(!o))
+		return -EINVAL;
+	v = ddl_param_load(o);
+	if ((o->flags & DDL_OPT_AUTO) && v == TC_DDL_AUTO)
 		return sysfs_emit(buf, "auto\n");
-	return sysfs_emit(buf, "%u\n", v);
+	return sysfs_emit(buf, "%llu\n", v);
 }
 
 static const struct kernel_param_ops ddl_mparam_ops = {
@@ -139,42 +161,22 @@ static const struct kernel_param_ops ddl_mparam_ops = {
 	.get	= ddl_mparam_get,
 };
 
-#define DDL_MPARAM(name, var, lo, hi, a)				\
-	static struct ddl_mparam ddl_mp_##name = {		\
-		.val = &(var), .min = (lo), .max = (hi), .autok = (a),	\
-	};								\
-	module_param_cb(name, &ddl_mparam_ops, &ddl_mp_##name, 0644)
-
-DDL_MPARAM(limit, ddl_def_limit, DDL_LIMIT_MIN, DDL_LIMIT_MAX, false);
-MODULE_PARM_DESC(limit, "Default queue limit, packets (10000)");
-DDL_MPARAM(memory_limit, ddl_def_memlimit, DDL_MEMLIMIT_MIN, U32_MAX, false);
-MODULE_PARM_DESC(memory_limit,
-		 "Default memory limit, bytes of skb truesize (33554432)");
-DDL_MPARAM(jobs, ddl_def_jobs, DDL_JOBS_MIN, DDL_JOBS_MAX, false);
-MODULE_PARM_DESC(jobs, "Default number of job classes (16)");
-DDL_MPARAM(slice, ddl_def_slice, DDL_SLICE_MIN, DDL_SLICE_MAX, true);
-MODULE_PARM_DESC(slice, "Default slice, us, or auto (auto)");
-DDL_MPARAM(yield, ddl_def_yield, 0, DDL_YIELD_MAX, true);
-MODULE_PARM_DESC(yield, "Default yield time, us, 0 (never) or auto (auto)");
-DDL_MPARAM(maxwait, ddl_def_maxwait, DDL_MAXWAIT_MIN, DDL_MAXWAIT_MAX, false);
-MODULE_PARM_DESC(maxwait, "Default starvation guard, us (100000)");
-DDL_MPARAM(bgshare, ddl_def_bgshare, 0, DDL_BGSHARE_MAX, false);
-MODULE_PARM_DESC(bgshare, "Default background share, percent (3)");
-DDL_MPARAM(keyttl, ddl_def_keyttl, 0, DDL_KEYTTL_MAX, false);
-MODULE_PARM_DESC(keyttl, "Default key idle time before reuse, ms (1000)");
-
+/* The key by name. */
 static int ddl_key_set(const char *buf, const struct kernel_param *kp)
 {
 	int i = sysfs_match_string(ddl_key_names, buf);
 
 	if (i < 0)
 		return -EINVAL;
-	return ddl_param_store(&ddl_def_key, i);
+	return ddl_param_store(ddl_mparam_opt(kp), i);
 }
 
 static int ddl_key_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%s\n", ddl_key_names[READ_ONCE(ddl_def_key)]);
+	u64 v = ddl_param_load(ddl_mparam_opt(kp));
+
+	return sysfs_emit(buf, "%s\n", v < ARRAY_SIZE(ddl_key_names) ?
+			  ddl_key_names[v] : "?");
 }
 
 static const struct kernel_param_ops ddl_key_ops = {
@@ -182,8 +184,35 @@ static const struct kernel_param_ops ddl_key_ops = {
 	.get	= ddl_key_get,
 };
 
-module_param_cb(key, &ddl_key_ops, NULL, 0644);
-MODULE_PARM_DESC(key, "Default key: none, sport, dport, mark or dscp (sport)");
+/*
+ * The default of option @name (its row's name), of attribute @type: its
+ * range, unit and default are ddl_opts[]'s, and so its description.
+ */
+#define DDL_MPARAM(name, type, ops)					\
+	static struct ddl_mparam ddl_mp_##name = { .attr = (type) };	\
+	module_param_cb(name, &(ops), &ddl_mp_##name, 0644)
+#define DDL_MPARAM_DESC(name, type)					\
+	"Default " #name " of a new qdisc: " #type " (sch_ddl.rst)"
+
+DDL_MPARAM(limit, TCA_DDL_LIMIT, ddl_mparam_ops);
+MODULE_PARM_DESC(limit, DDL_MPARAM_DESC(limit, TCA_DDL_LIMIT));
+DDL_MPARAM(memory_limit, TCA_DDL_MEMORY_LIMIT, ddl_mparam_ops);
+MODULE_PARM_DESC(memory_limit,
+		 DDL_MPARAM_DESC(memory_limit, TCA_DDL_MEMORY_LIMIT));
+DDL_MPARAM(jobs, TCA_DDL_JOBS, ddl_mparam_ops);
+MODULE_PARM_DESC(jobs, DDL_MPARAM_DESC(jobs, TCA_DDL_JOBS));
+DDL_MPARAM(slice, TCA_DDL_SLICE, ddl_mparam_ops);
+MODULE_PARM_DESC(slice, DDL_MPARAM_DESC(slice, TCA_DDL_SLICE));
+DDL_MPARAM(yield, TCA_DDL_YIELD, ddl_mparam_ops);
+MODULE_PARM_DESC(yield, DDL_MPARAM_DESC(yield, TCA_DDL_YIELD));
+DDL_MPARAM(maxwait, TCA_DDL_MAXWAIT, ddl_mparam_ops);
+MODULE_PARM_DESC(maxwait, DDL_MPARAM_DESC(maxwait, TCA_DDL_MAXWAIT));
+DDL_MPARAM(bgshare, TCA_DDL_BGSHARE, ddl_mparam_ops);
+MODULE_PARM_DESC(bgshare, DDL_MPARAM_DESC(bgshare, TCA_DDL_BGSHARE));
+DDL_MPARAM(key, TCA_DDL_KEY, ddl_key_ops);
+MODULE_PARM_DESC(key, DDL_MPARAM_DESC(key, TCA_DDL_KEY));
+DDL_MPARAM(keyttl, TCA_DDL_KEYTTL, ddl_mparam_ops);
+MODULE_PARM_DESC(keyttl, DDL_MPARAM_DESC(keyttl, TCA_DDL_KEYTTL));
 
 /* Read-only: instances made without a directory would never get one. */
 static bool ddl_debugfs_on = true;
@@ -191,23 +220,17 @@ module_param_named(debugfs, ddl_debugfs_on, bool, 0444);
 MODULE_PARM_DESC(debugfs, "Give every instance a debugfs directory (Y)");
 
 /**
- * ddl_params_defaults() - apply the module parameters to a configuration
- * @p: configuration, from ddl_params_init()
+ * ddl_params_defaults() - the configuration of a new instance
+ * @p: configuration to fill in
+ *
+ * ddl_params_init()'s, with the module parameters' defaults.
  *
  * Context: process context; takes ddl_param_lock.
  */
 void ddl_params_defaults(struct ddl_params *p)
 {
 	mutex_lock(&ddl_param_lock);
-	p->limit = ddl_def_limit;
-	p->memory_limit = ddl_def_memlimit;
-	p->jobs = ddl_def_jobs;
-	p->slice_us = ddl_def_slice;
-	p->yield_us = ddl_def_yield;
-	p->maxwait_us = ddl_def_maxwait;
-	p->bgshare = ddl_def_bgshare;
-	p->key = ddl_def_key;
-	p->keyttl_ms = ddl_def_keyttl;
+	*p = *ddl_defaults();
 	mutex_unlock(&ddl_param_lock);
 }
 
@@ -371,9 +394,10 @@ static void ddl_settle_one(struct Qdisc *sch, u32 idx, u64 now)
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	u64 done = q->s.log.bursts_done;
 
-	ddl_burst_settle(&q->s, &q->params, idx, now);
+	ddl_settle_burst(&q->s, &q->params, idx, now);
 	if (q->s.log.bursts_done != done)
-		trace_ddl_burst_end(sch, idx + 1, ddl_burst_last(&q->s, idx, 0));
+		trace_ddl_burst_end(sch, idx + 1,
+				    ddl_burst_last(&q->s.log, idx, 0));
 }
 
 struct ddl_cls_row {
@@ -573,7 +597,7 @@ static int ddl_turns_show(struct seq_file *m, void *v)
 	now = ktime_get_ns();
 	turns = q->s.log.turns;
 	for (n = 0; n < DDL_TURN_LOG; n++) {
-		r = ddl_turn_last(&q->s, n);
+		r = ddl_turn_last(&q->s.log, n);
 		if (!r)
 			break;
 		rec[n] = *r;
@@ -620,11 +644,11 @@ static int ddl_pace_show(struct seq_file *m, void *v)
 	above = s->pace.above;
 	above_since = s->pace.above_since;
 	next_signal = s->pace.next_signal;
-	lead_job = s->pred.lead_job;
+	lead_job = ddl_pred_job(s, s->pred.lead);
 	lead_open = s->pred.lead_open;
 	lead_close = s->pred.lead_close;
 	lead_active = s->pred.lead_active;
-	lead_ns = ddl_lead_ns(s, now);
+	lead_ns = ddl_lead_ns(&s->pred, now);
 	ddl_unlock(&l);
 
 	seq_printf(m, "now_ns %llu\n", now);

@@ -36,7 +36,7 @@
 #include <linux/minmax.h>
 #include <linux/rbtree.h>
 
-#include "ddl_core.h"
+#include "ddl_fair.h"
 
 static bool ddl_v_before(u64 a, u64 b)
 {
@@ -61,56 +61,49 @@ static bool ddl_gps_less(struct rb_node *a, const struct rb_node *b)
 			    rb_entry(b, struct ddl_fair_cls, gps_node)->vfinish);
 }
 
-static void ddl_gps_del(struct ddl_fair *f, struct ddl_cls *c)
+static void ddl_gps_del(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
-	if (RB_EMPTY_NODE(&c->fair.gps_node))
+	if (RB_EMPTY_NODE(&fc->gps_node))
 		return;
-	rb_erase_cached(&c->fair.gps_node, &f->gps);
-	RB_CLEAR_NODE(&c->fair.gps_node);
-	f->gps_weight -= c->weight;
+	rb_erase_cached(&fc->gps_node, &f->gps);
+	RB_CLEAR_NODE(&fc->gps_node);
+	f->gps_weight -= fc->weight;
 	f->gps_jobs--;
 }
 
 /*
- * Give job @c the finish tag @vfinish.  Equal tags keep their order of
+ * Give job @fc the finish tag @vfinish.  Equal tags keep their order of
  * arrival: an insertion goes after its equals, so jobs with identical
  * bursts keep the order they settled in.
  */
-static void ddl_fair_retag(struct ddl_fair *f, struct ddl_cls *c,
+static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
 			   u64 vfinish)
 {
-	struct ddl_fair_cls *fc = &c->fair;
 	bool queued = !RB_EMPTY_NODE(&fc->node);
 
 	if (queued)
 		rb_erase_cached(&fc->node, &f->order);
-	ddl_gps_del(f, c);
+	ddl_gps_del(f, fc);
 	fc->vfinish = vfinish;
 	if (queued)
 		rb_add_cached(&fc->node, &f->order, ddl_fair_less);
 	if (ddl_v_before(f->vtime, vfinish)) {
 		rb_add_cached(&fc->gps_node, &f->gps, ddl_gps_less);
-		f->gps_weight += c->weight;
+		f->gps_weight += fc->weight;
 		f->gps_jobs++;
 	}
 }
 
 /**
  * ddl_fair_init() - an empty fair order
- * @s: scheduler, its classes allocated
+ * @f: fair order, zeroed; its jobs' state is ddl_fair_cls_init()'s
  *
  * Context: process context.
  */
-void ddl_fair_init(struct ddl_sched *s)
+void ddl_fair_init(struct ddl_fair *f)
 {
-	u32 i;
-
-	s->fair.order = RB_ROOT_CACHED;
-	s->fair.gps = RB_ROOT_CACHED;
-	for (i = 0; i <= s->jobs; i++) {
-		RB_CLEAR_NODE(&s->cls[i].fair.node);
-		RB_CLEAR_NODE(&s->cls[i].fair.gps_node);
-	}
+	f->order = RB_ROOT_CACHED;
+	f->gps = RB_ROOT_CACHED;
 }
 
 /* Job @fc competes by its tag, if it did not already. */
@@ -122,20 +115,20 @@ static void ddl_fair_order_add(struct ddl_fair *f, struct ddl_fair_cls *fc)
 
 /**
  * ddl_fair_queue() - a job class became backlogged: it competes by its tag
- * @s: scheduler
- * @c: job class
+ * @f: fair order
+ * @fc: the job's fair state
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c)
+void ddl_fair_queue(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
-	ddl_fair_order_add(&s->fair, &c->fair);
+	ddl_fair_order_add(f, fc);
 }
 
 /**
  * ddl_fair_unqueue() - a job class became empty
- * @s: scheduler
- * @c: job class
+ * @f: fair order
+ * @fc: the job's fair state
  *
  * It keeps its tag: a burst the sender paused in goes on with the same
  * tag.  When no job is left backlogged, the reference is emptied.
@@ -143,15 +136,15 @@ void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c)
  * Context: under the qdisc lock.  O(log jobs), amortised: a job leaves the
  * reference once per burst.
  */
-void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c)
+void ddl_fair_unqueue(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
 	struct rb_node *node;
 
-	if (RB_EMPTY_NODE(&c->fair.node))
+	if (RB_EMPTY_NODE(&fc->node))
 		return;
-	rb_erase_cached(&c->fair.node, &s->fair.order);
-	RB_CLEAR_NODE(&c->fair.node);
-	if (!RB_EMPTY_ROOT(&s->fair.order.rb_root))
+	rb_erase_cached(&fc->node, &f->order);
+	RB_CLEAR_NODE(&fc->node);
+	if (!RB_EMPTY_ROOT(&f->order.rb_root))
 		return;
 
 	/*
@@ -159,18 +152,17 @@ void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c)
 	 * work, has none either: what it still holds is the part of some
 	 * tags their bursts did not use.  Bounded by the jobs.
 	 */
-	while ((node = rb_first_cached(&s->fair.gps)))
-		ddl_gps_del(&s->fair,
-			    rb_entry(node, struct ddl_cls, fair.gps_node));
-	s->fair.vrem = 0;
+	while ((node = rb_first_cached(&f->gps)))
+		ddl_gps_del(f, rb_entry(node, struct ddl_fair_cls, gps_node));
+	f->vrem = 0;
 }
 
 /**
  * ddl_fair_burst() - tag a new burst of a job
- * @s: scheduler
- * @idx: job class index; its learned size (burst_size) already includes
- *	the burst before
- * @now: current time, ns
+ * @f: fair order
+ * @fc: the job's fair state
+ * @size: its learned size, the burst before included (&ddl_burst_news.size)
+ * @brief: its queue had held no data for less than DDL_FAIR_PAUSE_US
  *
  * A burst that the reference has not finished, that has not queued three
  * quarters of its size and whose queue was empty for less than
@@ -182,30 +174,28 @@ void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c)
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-static void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
+static void ddl_fair_burst(struct ddl_fair *f, struct ddl_fair_cls *fc,
+			   u64 size, bool brief)
 {
-	struct ddl_cls *c = &s->cls[idx];
-	struct ddl_fair_cls *fc = &c->fair;
-	struct ddl_fair *f = &s->fair;
 	u64 prev = fc->vfinish;
 
+	fc->size = size;
 	if (fc->seg_bytes < fc->budget - fc->budget / 4 &&
-	    ddl_v_before(f->vtime, fc->vfinish) &&
-	    ddl_burst_quiet(&c->burst, now) < DDL_FAIR_PAUSE_NS)
+	    ddl_v_before(f->vtime, fc->vfinish) && brief)
 		return;
 	if (fc->budget > fc->seg_bytes)
-		prev -= ddl_vlen(fc->budget - fc->seg_bytes, c->weight);
+		prev -= ddl_vlen(fc->budget - fc->seg_bytes, fc->weight);
 	fc->vstart = ddl_v_before(f->vtime, prev) ? prev : f->vtime;
-	fc->budget = ddl_pred_size(&c->pred) ?: DDL_FAIR_QUANTUM;
+	fc->budget = size ?: DDL_FAIR_QUANTUM;
 	fc->budget = min_t(u64, fc->budget, DDL_FAIR_SIZE_MAX);
 	fc->seg_bytes = 0;
-	ddl_fair_retag(f, c, fc->vstart + ddl_vlen(fc->budget, c->weight));
+	ddl_fair_retag(f, fc, fc->vstart + ddl_vlen(fc->budget, fc->weight));
 }
 
 /**
  * ddl_fair_resume() - a job's burst goes on after its sender paused
- * @s: scheduler
- * @idx: job class index
+ * @f: fair order
+ * @fc: the job's fair state
  *
  * The burst keeps its tag while the reference still holds it.  If the
  * reference finished it during the pause, the rest of its tag enters the
@@ -215,23 +205,19 @@ static void ddl_fair_burst(struct ddl_sched *s, u32 idx, u64 now)
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-static void ddl_fair_resume(struct ddl_sched *s, u32 idx)
+static void ddl_fair_resume(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
-	struct ddl_cls *c = &s->cls[idx];
-	struct ddl_fair_cls *fc = &c->fair;
-	struct ddl_fair *f = &s->fair;
-
 	if (ddl_v_before(f->vtime, fc->vfinish) || fc->seg_bytes >= fc->budget)
 		return;
 	fc->vstart = f->vtime;
-	ddl_fair_retag(f, c, f->vtime +
-			     ddl_vlen(fc->budget - fc->seg_bytes, c->weight));
+	ddl_fair_retag(f, fc, f->vtime +
+			      ddl_vlen(fc->budget - fc->seg_bytes, fc->weight));
 }
 
 /**
  * ddl_fair_enqueued() - bytes joined a job's queue
- * @s: scheduler
- * @idx: job class index
+ * @f: fair order
+ * @fc: the job's fair state
  * @len: bytes
  *
  * A burst that outgrows its tag has it extended: if its size was learned,
@@ -249,12 +235,10 @@ static void ddl_fair_resume(struct ddl_sched *s, u32 idx)
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the tag
  * is extended: a logarithmic number of times per burst.
  */
-static void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
+static void ddl_fair_enqueued(struct ddl_fair *f, struct ddl_fair_cls *fc,
+			      u32 len)
 {
-	struct ddl_cls *c = &s->cls[idx];
-	struct ddl_fair_cls *fc = &c->fair;
-	struct ddl_fair *f = &s->fair;
-	u64 size = ddl_pred_size(&c->pred);
+	u64 size = fc->size;
 	u64 step, from;
 
 	fc->seg_bytes += len;
@@ -275,16 +259,15 @@ static void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
 	fc->tag_exts++;
 	f->tag_exts++;
 	from = ddl_v_before(fc->vfinish, f->vtime) ? f->vtime : fc->vfinish;
-	ddl_fair_retag(f, c, from + ddl_vlen(step, c->weight));
+	ddl_fair_retag(f, fc, from + ddl_vlen(step, fc->weight));
 }
 
 /**
  * ddl_fair_arrived() - a packet joined a job's queue
- * @s: scheduler
- * @idx: job class index
+ * @f: fair order
+ * @fc: the job's fair state
  * @len: bytes
- * @ev: what the packet did to the job's burst (ddl_burst_begin())
- * @now: current time, ns
+ * @bn: what the packet did to the job's burst (ddl_burst_arrived())
  *
  * A new burst is tagged (ddl_fair_burst()), a paused one goes on
  * (ddl_fair_resume()); every job packet counts toward its burst's tag
@@ -295,15 +278,15 @@ static void ddl_fair_enqueued(struct ddl_sched *s, u32 idx, u32 len)
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
  * becomes backlogged, a burst starts or its tag grows.
  */
-void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
-		      enum ddl_burst_event ev, u64 now)
+void ddl_fair_arrived(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
+		      const struct ddl_burst_news *bn)
 {
-	if (ev == DDL_BURST_START)
-		ddl_fair_burst(s, idx, now);
-	else if (ev == DDL_BURST_RESUME)
-		ddl_fair_resume(s, idx);
-	ddl_fair_enqueued(s, idx, len);
-	ddl_fair_order_add(&s->fair, &s->cls[idx].fair);
+	if (bn->ev == DDL_BURST_START)
+		ddl_fair_burst(f, fc, bn->size, bn->brief);
+	else if (bn->ev == DDL_BURST_RESUME)
+		ddl_fair_resume(f, fc);
+	ddl_fair_enqueued(f, fc, len);
+	ddl_fair_order_add(f, fc);
 }
 
 /*
@@ -315,16 +298,16 @@ void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
 static void ddl_fair_advance(struct ddl_fair *f, u32 len)
 {
 	u64 work = (u64)len * DDL_VSCALE + f->vrem, dv;
+	struct ddl_fair_cls *fc;
 	struct rb_node *node;
-	struct ddl_cls *c;
 	u32 rem;
 
 	f->vrem = 0;
 	/* Bounded by the jobs: each pass but the last takes one off. */
 	while ((node = rb_first_cached(&f->gps))) {
-		c = rb_entry(node, struct ddl_cls, fair.gps_node);
-		if (ddl_v_before(f->vtime, c->fair.vfinish)) {
-			dv = c->fair.vfinish - f->vtime;
+		fc = rb_entry(node, struct ddl_fair_cls, gps_node);
+		if (ddl_v_before(f->vtime, fc->vfinish)) {
+			dv = fc->vfinish - f->vtime;
 			if (dv > div_u64(work, f->gps_weight)) {
 				f->vtime += div_u64_rem(work, f->gps_weight,
 							&rem);
@@ -332,33 +315,33 @@ static void ddl_fair_advance(struct ddl_fair *f, u32 len)
 				return;
 			}
 			work -= dv * f->gps_weight;
-			f->vtime = c->fair.vfinish;
+			f->vtime = fc->vfinish;
 		}
-		ddl_gps_del(f, c);
+		ddl_gps_del(f, fc);
 	}
 }
 
 /**
  * ddl_fair_served() - the link sent bytes of a job: the reference moves on
- * @s: scheduler
+ * @f: fair order
  * @len: bytes
- * @left: the job class whose queue they emptied, which leaves the order
- *	(ddl_fair_unqueue()); NULL if it still holds packets
+ * @left: the fair state of the job whose queue they emptied, which leaves
+ *	the order (ddl_fair_unqueue()); NULL if it still holds packets
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
  * that leaves the reference (each leaves once) and when a job leaves.
  */
-void ddl_fair_served(struct ddl_sched *s, u32 len, struct ddl_cls *left)
+void ddl_fair_served(struct ddl_fair *f, u32 len, struct ddl_fair_cls *left)
 {
-	ddl_fair_advance(&s->fair, len);
+	ddl_fair_advance(f, len);
 	if (left)
-		ddl_fair_unqueue(s, left);
+		ddl_fair_unqueue(f, left);
 }
 
 /**
  * ddl_fair_weight() - a job's weight changes
- * @s: scheduler
- * @idx: job class index
+ * @f: fair order
+ * @fc: the job's fair state
  * @weight: the new weight
  *
  * The tag of the running burst stays; its share of the reference changes
@@ -366,26 +349,27 @@ void ddl_fair_served(struct ddl_sched *s, u32 len, struct ddl_cls *left)
  *
  * Context: under the qdisc lock.
  */
-void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight)
+void ddl_fair_weight(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 weight)
 {
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (!RB_EMPTY_NODE(&c->fair.gps_node))
-		s->fair.gps_weight = s->fair.gps_weight - c->weight + weight;
-	c->weight = weight;
+	if (!RB_EMPTY_NODE(&fc->gps_node))
+		f->gps_weight = f->gps_weight - fc->weight + weight;
+	fc->weight = weight;
 }
 
 /**
  * ddl_fair_reset() - a class changes owner: its burst leaves the reference
- * @s: scheduler
- * @c: job class
+ * @f: fair order
+ * @fc: the job's fair state
+ *
+ * The new owner has no learned size yet.
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c)
+void ddl_fair_reset(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
-	c->fair.budget = 0;
-	c->fair.seg_bytes = 0;
-	c->fair.vstart = s->fair.vtime;
-	ddl_fair_retag(&s->fair, c, s->fair.vtime);
+	fc->budget = 0;
+	fc->seg_bytes = 0;
+	fc->size = 0;
+	fc->vstart = f->vtime;
+	ddl_fair_retag(f, fc, f->vtime);
 }

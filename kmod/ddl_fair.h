@@ -7,25 +7,18 @@
 #define _DDL_FAIR_H
 
 #include <linux/rbtree.h>
-#include <linux/sizes.h>
 #include <linux/types.h>
 
 #include "ddl_burst.h"
 #include "ddl_params.h"
 
-struct ddl_cls;
-struct ddl_sched;
-
 /*
  * Virtual time is bytes per unit weight times DDL_VSCALE; a burst of
  * unknown size is tagged DDL_FAIR_QUANTUM bytes, a tag grows by at most
  * DDL_FAIR_STEP_MAX at a time, a learned size counts up to
- * DDL_FAIR_SIZE_MAX.
+ * DDL_FAIR_SIZE_MAX (ddl_params.h).
  */
 #define DDL_VSCALE		DDL_WEIGHT_MAX
-#define DDL_FAIR_QUANTUM	SZ_64K
-#define DDL_FAIR_STEP_MAX	SZ_4M
-#define DDL_FAIR_SIZE_MAX	SZ_1G
 
 /*
  * A burst may exceed its learned size by 1/DDL_FAIR_SLACK of it before its
@@ -43,6 +36,9 @@ struct ddl_sched;
  * @budget: bytes its current burst is tagged with
  * @seg_bytes: bytes queued in its current burst
  * @tag_exts: times a burst of it outgrew its tag
+ * @size: the job's learned size as its last burst began
+ *	(&ddl_burst_news.size), 0: none
+ * @weight: the job's weight, its share in the reference (ddl_fair_weight())
  */
 struct ddl_fair_cls {
 	struct rb_node		node;
@@ -52,6 +48,8 @@ struct ddl_fair_cls {
 	u64			budget;
 	u64			seg_bytes;
 	u64			tag_exts;
+	u64			size;
+	u32			weight;
 };
 
 /**
@@ -74,14 +72,28 @@ struct ddl_fair {
 	u64			tag_exts;
 };
 
-void ddl_fair_init(struct ddl_sched *s);
-void ddl_fair_arrived(struct ddl_sched *s, u32 idx, u32 len,
-		      enum ddl_burst_event ev, u64 now);
-void ddl_fair_served(struct ddl_sched *s, u32 len, struct ddl_cls *left);
-void ddl_fair_queue(struct ddl_sched *s, struct ddl_cls *c);
-void ddl_fair_unqueue(struct ddl_sched *s, struct ddl_cls *c);
-void ddl_fair_weight(struct ddl_sched *s, u32 idx, u32 weight);
-void ddl_fair_reset(struct ddl_sched *s, struct ddl_cls *c);
+void ddl_fair_init(struct ddl_fair *f);
+void ddl_fair_arrived(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
+		      const struct ddl_burst_news *bn);
+void ddl_fair_served(struct ddl_fair *f, u32 len, struct ddl_fair_cls *left);
+void ddl_fair_queue(struct ddl_fair *f, struct ddl_fair_cls *fc);
+void ddl_fair_unqueue(struct ddl_fair *f, struct ddl_fair_cls *fc);
+void ddl_fair_weight(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 weight);
+void ddl_fair_reset(struct ddl_fair *f, struct ddl_fair_cls *fc);
+
+/**
+ * ddl_fair_cls_init() - a job outside the fair order
+ * @fc: its fair state, zeroed
+ * @weight: its weight
+ *
+ * Context: process context.
+ */
+static inline void ddl_fair_cls_init(struct ddl_fair_cls *fc, u32 weight)
+{
+	RB_CLEAR_NODE(&fc->node);
+	RB_CLEAR_NODE(&fc->gps_node);
+	fc->weight = weight;
+}
 
 /**
  * ddl_fair_head() - the head of the fair order

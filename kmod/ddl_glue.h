@@ -113,6 +113,9 @@ struct ddl_sched_data {
 /* sch_ddl_main.c */
 u32 ddl_idx_to_minor(const struct ddl_sched_data *q, u32 idx);
 void ddl_settle(struct Qdisc *sch, u64 now);
+int ddl_params_check(const struct ddl_params *p, const struct ddl_params *old,
+		     struct nlattr **tb, u32 mtu,
+		     struct netlink_ext_ack *extack);
 
 /* ddl_cgroup.c */
 int ddl_cgroup_check(struct ddl_sched_data *q, u32 idx, u64 id,

@@ -7,7 +7,9 @@
  *
  * A known key is an expected O(1) hash lookup; a new key scans the free-
  * class bitmap (at most DDL_JOBS_MAX / BITS_PER_LONG words) or takes the
- * class idle longest.  No clock is read: @now comes from the caller.
+ * class idle longest.  A class that a new key takes changes owner: the
+ * caller forgets the old owner's bursts (ddl_owner_changed()).  No clock
+ * is read: @now comes from the caller.
  */
 
 #include <linux/bitops.h>
@@ -17,78 +19,77 @@
 #include <linux/minmax.h>
 #include <linux/slab.h>
 
-#include "ddl_core.h"
+#include "ddl_keymap.h"
 
 /**
  * ddl_keymap_init() - allocate the key hash
- * @s: scheduler, with its jobs set
+ * @km: the key map, zeroed
+ * @jobs: number of job classes
+ *
+ * Each class is then given its state, ddl_keymap_cls_init().
  *
  * Context: process context; allocates with GFP_KERNEL.
  * Return: 0 or -ENOMEM.
  */
-int ddl_keymap_init(struct ddl_sched *s)
+int ddl_keymap_init(struct ddl_keymap *km, u32 jobs)
 {
-	struct ddl_keymap *km = &s->keymap;
-	u32 i, buckets;
+	u32 buckets;
 
 	INIT_LIST_HEAD(&km->idle);
+	km->jobs = jobs;
 	/* hash_32() needs at least one bit. */
-	buckets = max_t(u32, roundup_pow_of_two(s->jobs), 2);
+	buckets = max_t(u32, roundup_pow_of_two(jobs), 2);
 	km->hash_bits = ilog2(buckets);
 	km->hash = kvcalloc(buckets, sizeof(*km->hash), GFP_KERNEL);
-	if (!km->hash)
+	km->cls = ddl_calloc(jobs + 1, sizeof(*km->cls));
+	if (!km->hash || !km->cls)
 		return -ENOMEM;
-	for (i = 0; i <= s->jobs; i++) {
-		INIT_HLIST_NODE(&s->cls[i].keymap.node);
-		INIT_LIST_HEAD(&s->cls[i].keymap.idle_node);
-	}
 	return 0;
 }
 
 /**
  * ddl_keymap_destroy() - free what ddl_keymap_init() allocated
- * @s: scheduler
+ * @km: the key map
  *
  * Context: process context.
  */
-void ddl_keymap_destroy(struct ddl_sched *s)
+void ddl_keymap_destroy(struct ddl_keymap *km)
 {
-	kvfree(s->keymap.hash);
-	s->keymap.hash = NULL;
+	kvfree(km->hash);
+	km->hash = NULL;
+	kvfree(km->cls);
+	km->cls = NULL;
 }
 
-static u32 ddl_key_bucket(const struct ddl_sched *s, u32 key)
+static u32 ddl_key_bucket(const struct ddl_keymap *km, u32 key)
 {
-	return hash_32(key, s->keymap.hash_bits);
+	return hash_32(key, km->hash_bits);
 }
 
 /* A filter is bound to the class, or chose it for a packet. */
-static bool ddl_is_bound(const struct ddl_sched *s, u32 idx)
+static bool ddl_is_bound(const struct ddl_keymap *km, u32 idx)
 {
-	return test_bit(idx, s->keymap.bound_bm) ||
-	       test_bit(idx, s->keymap.claimed_bm);
+	return test_bit(idx, km->bound_bm) || test_bit(idx, km->claimed_bm);
 }
 
-static void ddl_key_map(struct ddl_sched *s, struct ddl_cls *c, u32 key,
-			u64 now)
+static void ddl_key_map(struct ddl_keymap *km, struct ddl_keymap_cls *kc,
+			u32 key)
 {
-	ddl_burst_reset(s, c, now);
-	c->keymap.key = key;
-	c->keymap.keyed = true;
-	__set_bit(c - s->cls, s->keymap.keyed_bm);
-	hlist_add_head(&c->keymap.node,
-		       &s->keymap.hash[ddl_key_bucket(s, key)]);
-	s->keymap.mapped++;
+	kc->key = key;
+	kc->keyed = true;
+	__set_bit(kc->idx, km->keyed_bm);
+	hlist_add_head(&kc->node, &km->hash[ddl_key_bucket(km, key)]);
+	km->mapped++;
 }
 
-/* The key lets go of class @c; it keeps its packets. */
-static void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c)
+/* The key lets go of class @kc; it keeps its packets. */
+static void ddl_key_release(struct ddl_keymap *km, struct ddl_keymap_cls *kc)
 {
-	hlist_del_init(&c->keymap.node);
-	list_del_init(&c->keymap.idle_node);
-	c->keymap.keyed = false;
-	__clear_bit(c - s->cls, s->keymap.keyed_bm);
-	s->keymap.mapped--;
+	hlist_del_init(&kc->node);
+	list_del_init(&kc->idle_node);
+	kc->keyed = false;
+	__clear_bit(kc->idx, km->keyed_bm);
+	km->mapped--;
 }
 
 /*
@@ -96,17 +97,16 @@ static void ddl_key_release(struct ddl_sched *s, struct ddl_cls *c)
  * or DDL_NONE.  At most DDL_JOBS_MAX / BITS_PER_LONG words, and only for a key
  * not seen before.
  */
-static u32 ddl_free_find(const struct ddl_sched *s)
+static u32 ddl_free_find(const struct ddl_keymap *km)
 {
-	const struct ddl_keymap *km = &s->keymap;
-	u32 w, words = BITS_TO_LONGS(s->jobs);
+	u32 w, words = BITS_TO_LONGS(km->jobs);
 	unsigned long word;
 
 	for (w = 0; w < words; w++) {
 		word = ~(km->keyed_bm[w] | READ_ONCE(km->bound_bm[w]) |
 			 km->claimed_bm[w]);
-		if (w == words - 1 && s->jobs % BITS_PER_LONG)
-			word &= BIT(s->jobs % BITS_PER_LONG) - 1;
+		if (w == words - 1 && km->jobs % BITS_PER_LONG)
+			word &= BIT(km->jobs % BITS_PER_LONG) - 1;
 		if (word)
 			return w * BITS_PER_LONG + __ffs(word);
 	}
@@ -114,11 +114,14 @@ static u32 ddl_free_find(const struct ddl_sched *s)
 }
 
 /**
- * ddl_key_class() - the job class of a built-in key value
- * @s: scheduler
+ * ddl_keymap_class() - the job class of a built-in key value
+ * @km: the key map
  * @p: configuration (for keyttl)
  * @key: key value, non-zero
  * @now: current time, ns
+ * @taken: set to whether a new key took the class: it changed owner, and
+ *	the caller forgets the old owner's bursts and, if the class is
+ *	empty, makes it idle (ddl_key_idle())
  *
  * A known key keeps its class.  A new key takes the lowest free class (not
  * keyed, no filter bound, not claimed); if none is free, the keyed class
@@ -128,95 +131,91 @@ static u32 ddl_free_find(const struct ddl_sched *s)
  * least as many buckets as there are job classes.
  * Return: class index, or DDL_NONE (the caller uses the background class).
  */
-u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
-		  u64 now)
+u32 ddl_keymap_class(struct ddl_keymap *km, const struct ddl_params *p,
+		     u32 key, u64 now, bool *taken)
 {
-	struct hlist_head *head = &s->keymap.hash[ddl_key_bucket(s, key)];
-	struct ddl_cls *c;
+	struct hlist_head *head = &km->hash[ddl_key_bucket(km, key)];
+	struct ddl_keymap_cls *kc;
 	u32 idx;
 
-	hlist_for_each_entry(c, head, keymap.node) {
-		if (c->keymap.key != key)
+	*taken = false;
+	hlist_for_each_entry(kc, head, node) {
+		if (kc->key != key)
 			continue;
-		if (!ddl_is_bound(s, c - s->cls))
-			return c - s->cls;
+		if (!ddl_is_bound(km, kc->idx))
+			return kc->idx;
 		/* A filter took the class since: the key moves. */
-		ddl_key_release(s, c);
+		ddl_key_release(km, kc);
 		break;
 	}
 
-	idx = ddl_free_find(s);
+	idx = ddl_free_find(km);
 	if (idx != DDL_NONE) {
-		c = &s->cls[idx];
-		ddl_key_map(s, c, key, now);
-		if (!c->backlogged) {
-			c->keymap.idle_since = now;
-			list_add_tail(&c->keymap.idle_node, &s->keymap.idle);
-		}
+		ddl_key_map(km, km->cls[idx], key);
+		*taken = true;
 		return idx;
 	}
 
 	/* Bounded: every turn but the last releases a class. */
-	while (!list_empty(&s->keymap.idle)) {
-		c = list_first_entry(&s->keymap.idle, struct ddl_cls,
-				     keymap.idle_node);
-		if (ddl_is_bound(s, c - s->cls)) {
-			ddl_key_release(s, c);
+	while (!list_empty(&km->idle)) {
+		kc = list_first_entry(&km->idle, struct ddl_keymap_cls,
+				      idle_node);
+		if (ddl_is_bound(km, kc->idx)) {
+			ddl_key_release(km, kc);
 			continue;
 		}
-		if (now - c->keymap.idle_since <
+		if (now - kc->idle_since <
 		    (u64)p->keyttl_ms * NSEC_PER_MSEC_U64)
 			break;
-		ddl_key_release(s, c);
-		ddl_key_map(s, c, key, now);
-		c->keymap.idle_since = now;
-		list_add_tail(&c->keymap.idle_node, &s->keymap.idle);
-		s->keymap.recycled++;
-		return c - s->cls;
+		ddl_key_release(km, kc);
+		ddl_key_map(km, kc, key);
+		km->recycled++;
+		*taken = true;
+		return kc->idx;
 	}
 
-	s->keymap.overflow++;
+	km->overflow++;
 	return DDL_NONE;
 }
 
 /**
  * ddl_bind() - a tc filter now points at a class
- * @s: scheduler
+ * @km: the key map
  * @idx: class index
  *
  * A job class with filters is never handed to a new key; a key that owns it
- * lets go at its next packet (ddl_key_class()) and takes another class.
+ * lets go at its next packet (ddl_keymap_class()) and takes another class.
  *
  * Context: under RTNL, with or without the qdisc lock (tcf_bind_filter()
  * holds it, tcf_unbind_filter() does not): only an atomic bit is shared
  * with the datapath.
  */
-void ddl_bind(struct ddl_sched *s, u32 idx)
+void ddl_bind(struct ddl_keymap *km, u32 idx)
 {
-	if (idx != DDL_BG(s) && s->cls[idx].keymap.bound++ == 0)
-		set_bit(idx, s->keymap.bound_bm);
+	if (idx != km->jobs && km->cls[idx]->bound++ == 0)
+		set_bit(idx, km->bound_bm);
 }
 
 /**
  * ddl_unbind() - a tc filter no longer points at a class
- * @s: scheduler
+ * @km: the key map
  * @idx: class index
  *
  * Context: as ddl_bind().
  */
-void ddl_unbind(struct ddl_sched *s, u32 idx)
+void ddl_unbind(struct ddl_keymap *km, u32 idx)
 {
-	struct ddl_cls *c = &s->cls[idx];
+	struct ddl_keymap_cls *kc = km->cls[idx];
 
-	if (idx == DDL_BG(s) || WARN_ON_ONCE(!c->keymap.bound))
+	if (idx == km->jobs || WARN_ON_ONCE(!kc->bound))
 		return;
-	if (--c->keymap.bound == 0)
-		clear_bit(idx, s->keymap.bound_bm);
+	if (--kc->bound == 0)
+		clear_bit(idx, km->bound_bm);
 }
 
 /**
  * ddl_claim() - a tc filter or skb->priority chose a job class for a packet
- * @s: scheduler
+ * @km: the key map
  * @idx: class index
  *
  * Classifiers that compute the class (flow map, skb->priority) bind to no
@@ -227,30 +226,28 @@ void ddl_unbind(struct ddl_sched *s, u32 idx)
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_claim(struct ddl_sched *s, u32 idx)
+void ddl_claim(struct ddl_keymap *km, u32 idx)
 {
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (idx == DDL_BG(s) || test_bit(idx, s->keymap.claimed_bm))
+	if (idx == km->jobs || test_bit(idx, km->claimed_bm))
 		return;
-	__set_bit(idx, s->keymap.claimed_bm);
-	if (c->keymap.keyed)
-		ddl_key_release(s, c);
+	__set_bit(idx, km->claimed_bm);
+	if (km->cls[idx]->keyed)
+		ddl_key_release(km, km->cls[idx]);
 }
 
 /**
  * ddl_keymap_release_all() - the key changed: every key lets go
- * @s: scheduler
+ * @km: the key map
  *
  * The classes keep their packets and serve them in order.
  *
  * Context: under the qdisc lock.  O(jobs).
  */
-void ddl_keymap_release_all(struct ddl_sched *s)
+void ddl_keymap_release_all(struct ddl_keymap *km)
 {
 	u32 i;
 
-	for (i = 0; i < s->jobs; i++)
-		if (s->cls[i].keymap.keyed)
-			ddl_key_release(s, &s->cls[i]);
+	for (i = 0; i < km->jobs; i++)
+		if (km->cls[i]->keyed)
+			ddl_key_release(km, km->cls[i]);
 }

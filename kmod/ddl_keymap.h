@@ -11,9 +11,6 @@
 
 #include "ddl_params.h"
 
-struct ddl_cls;
-struct ddl_sched;
-
 /**
  * struct ddl_keymap_cls - the key map's state of one job class
  * @node: in &ddl_keymap.hash while @keyed
@@ -21,6 +18,7 @@ struct ddl_sched;
  * @idle_since: when a keyed class last became empty
  * @bound: number of tc filters bound to the class (changed under RTNL)
  * @key: key value, valid if @keyed
+ * @idx: the class's index
  * @keyed: the built-in key owns this class
  */
 struct ddl_keymap_cls {
@@ -29,11 +27,14 @@ struct ddl_keymap_cls {
 	u64			idle_since;
 	u32			bound;
 	u32			key;
+	u32			idx;
 	bool			keyed;
 };
 
 /**
  * struct ddl_keymap - the key map of one sch_ddl instance
+ * @cls: each class's key map state, by index (ddl_keymap_cls_init())
+ * @jobs: number of job classes; the background class is @jobs
  * @idle: keyed job classes with empty queues, longest idle first
  * @keyed_bm: job classes the key owns
  * @bound_bm: job classes tc filters point at (atomic bit operations)
@@ -46,6 +47,8 @@ struct ddl_keymap_cls {
  * @mapped: job classes holding a key
  */
 struct ddl_keymap {
+	struct ddl_keymap_cls	**cls;
+	u32			jobs;
 	struct list_head	idle;
 	unsigned long		keyed_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
 	unsigned long		bound_bm[BITS_TO_LONGS(DDL_JOBS_MAX)];
@@ -57,14 +60,31 @@ struct ddl_keymap {
 	u32			mapped;
 };
 
-int ddl_keymap_init(struct ddl_sched *s);
-void ddl_keymap_destroy(struct ddl_sched *s);
-u32 ddl_key_class(struct ddl_sched *s, const struct ddl_params *p, u32 key,
-		  u64 now);
-void ddl_bind(struct ddl_sched *s, u32 idx);
-void ddl_unbind(struct ddl_sched *s, u32 idx);
-void ddl_claim(struct ddl_sched *s, u32 idx);
-void ddl_keymap_release_all(struct ddl_sched *s);
+int ddl_keymap_init(struct ddl_keymap *km, u32 jobs);
+void ddl_keymap_destroy(struct ddl_keymap *km);
+u32 ddl_keymap_class(struct ddl_keymap *km, const struct ddl_params *p,
+		     u32 key, u64 now, bool *taken);
+void ddl_bind(struct ddl_keymap *km, u32 idx);
+void ddl_unbind(struct ddl_keymap *km, u32 idx);
+void ddl_claim(struct ddl_keymap *km, u32 idx);
+void ddl_keymap_release_all(struct ddl_keymap *km);
+
+/**
+ * ddl_keymap_cls_init() - a class the key does not own
+ * @km: the key map, from ddl_keymap_init()
+ * @kc: the class's key map state, zeroed
+ * @idx: the class's index, 0 .. jobs
+ *
+ * Context: process context.
+ */
+static inline void ddl_keymap_cls_init(struct ddl_keymap *km,
+				       struct ddl_keymap_cls *kc, u32 idx)
+{
+	INIT_HLIST_NODE(&kc->node);
+	INIT_LIST_HEAD(&kc->idle_node);
+	kc->idx = idx;
+	km->cls[idx] = kc;
+}
 
 /**
  * ddl_key_busy() - a job class became backlogged

@@ -11,7 +11,7 @@
  * listed here once, leaves first.  A suite of one unit alone includes
  * that unit's file itself (sch_ddl_log_unit_kunit.c: ddl_log.c;
  * sch_ddl_predict_unit_kunit.c: ddl_predict.c; sch_ddl_pace_unit_kunit.c:
- * ddl_pace.c, which reads the predictor's header only).
+ * ddl_pace.c: neither calls another unit).
  */
 #ifndef _DDL_KUNIT_CORE_H
 #define _DDL_KUNIT_CORE_H

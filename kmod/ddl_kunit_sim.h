@@ -271,7 +271,7 @@ static inline void ddl_psim_tick(struct ddl_sim *sim, u64 to, u64 step)
 
 	while (t < to) {
 		t = min(t + step, to);
-		ddl_window(&sim->s, &sim->p, t);
+		ddl_window(&sim->s.pred, &sim->p, t);
 	}
 	sim->now = to;
 }

@@ -6,7 +6,7 @@
  * microseconds) with its quantile estimates.
  *
  * When a burst is complete, and when it ended, is for ddl_burst.c to say;
- * it records the burst here (ddl_log_burst()).
+ * the scheduler records the burst here (ddl_log_burst()).
  *
  * Fixed memory: DDL_TURN_LOG records per instance, one struct ddl_job_log
  * per job.  Constant time per record; a quantile walks the buckets.
@@ -17,7 +17,7 @@
 #include <linux/minmax.h>
 #include <linux/slab.h>
 
-#include "ddl_core.h"
+#include "ddl_log.h"
 
 /**
  * ddl_hist_bucket() - the histogram bucket of a completion time
@@ -106,32 +106,33 @@ u64 ddl_hist_quantile(const u32 *hist, u64 max_us, u32 permille)
 
 /**
  * ddl_log_init() - allocate the per-job logs
- * @s: scheduler, with its jobs set
+ * @log: the records, zeroed
+ * @jobs: number of job classes
  *
  * Context: process context; allocates with GFP_KERNEL.
  * Return: 0 or -ENOMEM.
  */
-int ddl_log_init(struct ddl_sched *s)
+int ddl_log_init(struct ddl_log *log, u32 jobs)
 {
-	s->log.jlog = ddl_calloc(s->jobs, sizeof(*s->log.jlog));
-	return s->log.jlog ? 0 : -ENOMEM;
+	log->jlog = ddl_calloc(jobs, sizeof(*log->jlog));
+	return log->jlog ? 0 : -ENOMEM;
 }
 
 /**
  * ddl_log_destroy() - free what ddl_log_init() allocated
- * @s: scheduler
+ * @log: the records
  *
  * Context: process context.
  */
-void ddl_log_destroy(struct ddl_sched *s)
+void ddl_log_destroy(struct ddl_log *log)
 {
-	kvfree(s->log.jlog);
-	s->log.jlog = NULL;
+	kvfree(log->jlog);
+	log->jlog = NULL;
 }
 
 /**
  * ddl_log_burst() - record a completed burst of a job
- * @s: scheduler
+ * @log: the records
  * @idx: job class index
  * @start: when its first packet was queued, ns
  * @end: when its queue last held data, ns, not before @start
@@ -139,10 +140,10 @@ void ddl_log_destroy(struct ddl_sched *s)
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_log_burst(struct ddl_sched *s, u32 idx, u64 start, u64 end,
+void ddl_log_burst(struct ddl_log *log, u32 idx, u64 start, u64 end,
 		   u64 bytes)
 {
-	struct ddl_job_log *l = &s->log.jlog[idx];
+	struct ddl_job_log *l = &log->jlog[idx];
 	struct ddl_burst_rec *r;
 	u64 us;
 	u32 b;
@@ -152,7 +153,7 @@ void ddl_log_burst(struct ddl_sched *s, u32 idx, u64 start, u64 end,
 	r->end = end;
 	r->bytes = bytes;
 	l->done++;
-	s->log.bursts_done++;
+	log->bursts_done++;
 
 	us = div_u64(r->end - r->start, NSEC_PER_USEC_U64);
 	b = ddl_hist_bucket(us);
@@ -164,7 +165,7 @@ void ddl_log_burst(struct ddl_sched *s, u32 idx, u64 start, u64 end,
 
 /**
  * ddl_burst_last() - a recently completed burst of a job
- * @s: scheduler
+ * @log: the records
  * @idx: job class index
  * @back: 0 for the newest, 1 for the one before, ...
  *
@@ -172,10 +173,10 @@ void ddl_log_burst(struct ddl_sched *s, u32 idx, u64 start, u64 end,
  * Return: the record, or NULL if @back is not below DDL_BURST_LOG and the
  * number of bursts the job completed.
  */
-const struct ddl_burst_rec *ddl_burst_last(const struct ddl_sched *s,
+const struct ddl_burst_rec *ddl_burst_last(const struct ddl_log *log,
 					   u32 idx, u32 back)
 {
-	const struct ddl_job_log *l = &s->log.jlog[idx];
+	const struct ddl_job_log *l = &log->jlog[idx];
 
 	if (back >= DDL_BURST_LOG || back >= l->done)
 		return NULL;
@@ -184,7 +185,7 @@ const struct ddl_burst_rec *ddl_burst_last(const struct ddl_sched *s,
 
 /**
  * ddl_turn_record() - record a change of the green job
- * @s: scheduler
+ * @log: the records
  * @from: job that was green, or DDL_NONE
  * @to: job made green
  * @why: the reason
@@ -192,30 +193,30 @@ const struct ddl_burst_rec *ddl_burst_last(const struct ddl_sched *s,
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_turn_record(struct ddl_sched *s, u32 from, u32 to,
+void ddl_turn_record(struct ddl_log *log, u32 from, u32 to,
 		     enum ddl_turn_why why, u64 now)
 {
-	struct ddl_turn_rec *r = &s->log.turn_log[s->log.turns % DDL_TURN_LOG];
+	struct ddl_turn_rec *r = &log->turn_log[log->turns % DDL_TURN_LOG];
 
 	r->time = now;
 	r->from = from;
 	r->to = to;
 	r->why = why;
-	s->log.turns++;
+	log->turns++;
 }
 
 /**
  * ddl_turn_last() - a recent change of the green job
- * @s: scheduler
+ * @log: the records
  * @back: 0 for the newest, 1 for the one before, ...
  *
  * Context: under the qdisc lock.
  * Return: the record, or NULL if @back is not below DDL_TURN_LOG and the
  * number of changes recorded.
  */
-const struct ddl_turn_rec *ddl_turn_last(const struct ddl_sched *s, u32 back)
+const struct ddl_turn_rec *ddl_turn_last(const struct ddl_log *log, u32 back)
 {
-	if (back >= DDL_TURN_LOG || back >= s->log.turns)
+	if (back >= DDL_TURN_LOG || back >= log->turns)
 		return NULL;
-	return &s->log.turn_log[(s->log.turns - 1 - back) % DDL_TURN_LOG];
+	return &log->turn_log[(log->turns - 1 - back) % DDL_TURN_LOG];
 }

@@ -10,8 +10,6 @@
 
 #include "ddl_params.h"
 
-struct ddl_sched;
-
 /* Green changes kept per instance, and completed bursts kept per job. */
 #define DDL_TURN_LOG		64U
 #define DDL_BURST_LOG		4U
@@ -93,18 +91,19 @@ struct ddl_log {
 	struct ddl_turn_rec	turn_log[DDL_TURN_LOG];
 };
 
-int ddl_log_init(struct ddl_sched *s);
-void ddl_log_destroy(struct ddl_sched *s);
+int ddl_log_init(struct ddl_log *log, u32 jobs);
+void ddl_log_destroy(struct ddl_log *log);
 u32 ddl_hist_bucket(u64 us);
 u64 ddl_hist_lo(u32 bucket);
 u64 ddl_hist_count(const u32 *hist);
 u64 ddl_hist_quantile(const u32 *hist, u64 max_us, u32 permille);
-void ddl_log_burst(struct ddl_sched *s, u32 idx, u64 start, u64 end,
+void ddl_log_burst(struct ddl_log *log, u32 idx, u64 start, u64 end,
 		   u64 bytes);
-const struct ddl_burst_rec *ddl_burst_last(const struct ddl_sched *s,
+const struct ddl_burst_rec *ddl_burst_last(const struct ddl_log *log,
 					   u32 idx, u32 back);
-void ddl_turn_record(struct ddl_sched *s, u32 from, u32 to,
+void ddl_turn_record(struct ddl_log *log, u32 from, u32 to,
 		     enum ddl_turn_why why, u64 now);
-const struct ddl_turn_rec *ddl_turn_last(const struct ddl_sched *s, u32 back);
+const struct ddl_turn_rec *ddl_turn_last(const struct ddl_log *log,
+					 u32 back);
 
 #endif /* _DDL_LOG_H */

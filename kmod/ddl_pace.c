@@ -12,7 +12,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 
-#include "ddl_core.h"
+#include "ddl_pace.h"
 
 /* Shaping */
 
@@ -52,48 +52,47 @@ u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
 
 /**
  * ddl_pace_hold() - whether the shaper holds the queue back at @now
- * @s: scheduler
+ * @pc: the shaper
  * @p: configuration
  * @now: current time, ns
  *
- * When it does, the caller sends nothing and arms a timer for
- * @s->pace.next; the time held back is accounted until the next
- * ddl_served().
+ * When it does, the caller sends nothing and arms a timer for @pc->next;
+ * the time held back is accounted until the next ddl_pace_sent().
  *
  * Context: under the qdisc lock, with packets queued.
- * Return: true if no packet may  leave before @s->pace.next.
+ * Return: true if no packet may  leave before @pc->next.
  */
-bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+bool ddl_pace_hold(struct ddl_pace *pc, const struct ddl_params *p, u64 now)
 {
-	if (!p->rate || now >= s->pace.next)
+	if (!p->rate || now >= pc->next)
 		return false;
-	if (!s->pace.throttled_since) {
-		s->pace.throttled_since = now;
-		s->pace.throttles++;
+	if (!pc->throttled_since) {
+		pc->throttled_since = now;
+		pc->throttles++;
 	}
 	return true;
 }
 
 /**
  * ddl_pace_release() - the queue was emptied while the shaper held it
- * @s: scheduler
+ * @pc: the shaper
  * @now: current time, ns
  *
  * Ends the time held back without a packet sent (reset, purge).
  *
  * Context: under the qdisc lock.
  */
-void ddl_pace_release(struct ddl_sched *s, u64 now)
+void ddl_pace_release(struct ddl_pace *pc, u64 now)
 {
-	if (s->pace.throttled_since) {
-		s->pace.throttled_ns += now - s->pace.throttled_since;
-		s->pace.throttled_since = 0;
+	if (pc->throttled_since) {
+		pc->throttled_ns += now - pc->throttled_since;
+		pc->throttled_since = 0;
 	}
 }
 
 /**
  * ddl_pace_reset() - the qdisc was emptied (reset)
- * @s: scheduler
+ * @pc: the shaper
  * @now: current time, ns
  *
  * Ends a hold of the shaper, lets the next packet leave at once without
@@ -101,17 +100,17 @@ void ddl_pace_release(struct ddl_sched *s, u64 now)
  *
  * Context: under the qdisc lock.
  */
-void ddl_pace_reset(struct ddl_sched *s, u64 now)
+void ddl_pace_reset(struct ddl_pace *pc, u64 now)
 {
-	ddl_pace_release(s, now);
-	s->pace.next = min(s->pace.next, now);
-	s->pace.rem = 0;
-	s->pace.above = false;
+	ddl_pace_release(pc, now);
+	pc->next = min(pc->next, now);
+	pc->rem = 0;
+	pc->above = false;
 }
 
 /**
  * ddl_pace_reconfigure() - apply a new configuration
- * @s: scheduler
+ * @pc: the shaper
  * @old: configuration in force until now
  * @p: new configuration
  * @now: current time, ns
@@ -122,27 +121,27 @@ void ddl_pace_reset(struct ddl_sched *s, u64 now)
  *
  * Context: under the qdisc lock.
  */
-void ddl_pace_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
+void ddl_pace_reconfigure(struct ddl_pace *pc, const struct ddl_params *old,
 			  const struct ddl_params *p, u64 now)
 {
 	if (old->rate != p->rate || old->burst_ns != p->burst_ns) {
 		/* The next packet may leave now, without idle credit. */
-		s->pace.next = min(s->pace.next, now);
-		s->pace.rem = 0;
+		pc->next = min(pc->next, now);
+		pc->rem = 0;
 	}
 	if (!p->rate)
-		ddl_pace_release(s, now);
+		ddl_pace_release(pc, now);
 	if (old->target_bytes != p->target_bytes ||
 	    old->lead_ns != p->lead_ns ||
 	    old->maxperiod_us != p->maxperiod_us)
-		s->pace.above = false;
+		pc->above = false;
 }
 
 /* Standing-queue target */
 
 /**
  * ddl_aqm_drained() - the controlled backlog after a dequeue
- * @s: scheduler
+ * @pc: the target control
  * @p: configuration
  * @other: bytes queued in the controlled traffic (the glue: the background
  *	   class)
@@ -152,21 +151,22 @@ void ddl_pace_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
+void ddl_aqm_drained(struct ddl_pace *pc, const struct ddl_params *p,
 		     u64 other)
 {
 	if (other <= p->target_bytes)
-		s->pace.above = false;
+		pc->above = false;
 }
 
 /**
  * ddl_aqm() - congestion signal for an arriving packet of the controlled
  *	traffic
- * @s: scheduler
+ * @pc: the target control
  * @p: configuration
  * @other: bytes queued in the controlled traffic (the glue: the background
  *	   class), before this packet
  * @len: bytes of this packet
+ * @lead: a lead window is open (ddl_lead_open(), after ddl_window())
  * @now: current time, ns
  *
  * The queue is above target when @other + @len exceeds it.  Outside lead
@@ -178,27 +178,27 @@ void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
  * back off (or with drops), the queue is at most the target when the
  * predicted burst begins.
  *
- * Context: under the qdisc lock, after ddl_window().  Constant time.
+ * Context: under the qdisc lock.  Constant time.
  * Return: the signal to give, DDL_SIG_NONE if none.
  */
-enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
-			u64 other, u32 len, u64 now)
+enum ddl_signal ddl_aqm(struct ddl_pace *pc, const struct ddl_params *p,
+			u64 other, u32 len, bool lead, u64 now)
 {
 	u64 interval = (u64)p->interval_us * NSEC_PER_USEC_U64;
 
 	if (!p->target_bytes || other + len <= p->target_bytes) {
-		s->pace.above = false;
+		pc->above = false;
 		return DDL_SIG_NONE;
 	}
-	if (ddl_lead_open(&s->pred))
+	if (lead)
 		return DDL_SIG_LEAD;
-	if (!s->pace.above) {
-		s->pace.above = true;
-		s->pace.above_since = now;
+	if (!pc->above) {
+		pc->above = true;
+		pc->above_since = now;
 		return DDL_SIG_NONE;
 	}
-	if (now - s->pace.above_since < interval || now < s->pace.next_signal)
+	if (now - pc->above_since < interval || now < pc->next_signal)
 		return DDL_SIG_NONE;
-	s->pace.next_signal = now + interval;
+	pc->next_signal = now + interval;
 	return DDL_SIG_TARGET;
 }

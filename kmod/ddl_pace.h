@@ -9,8 +9,6 @@
 
 #include "ddl_params.h"
 
-struct ddl_sched;
-
 /**
  * enum ddl_signal - congestion signal for an arriving packet
  * @DDL_SIG_NONE: queue it
@@ -53,14 +51,14 @@ struct ddl_pace {
 
 u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
 		 u64 burst_ns);
-bool ddl_pace_hold(struct ddl_sched *s, const struct ddl_params *p, u64 now);
-void ddl_pace_release(struct ddl_sched *s, u64 now);
-void ddl_pace_reset(struct ddl_sched *s, u64 now);
-void ddl_pace_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
+bool ddl_pace_hold(struct ddl_pace *pc, const struct ddl_params *p, u64 now);
+void ddl_pace_release(struct ddl_pace *pc, u64 now);
+void ddl_pace_reset(struct ddl_pace *pc, u64 now);
+void ddl_pace_reconfigure(struct ddl_pace *pc, const struct ddl_params *old,
 			  const struct ddl_params *p, u64 now);
-enum ddl_signal ddl_aqm(struct ddl_sched *s, const struct ddl_params *p,
-			u64 other, u32 len, u64 now);
-void ddl_aqm_drained(struct ddl_sched *s, const struct ddl_params *p,
+enum ddl_signal ddl_aqm(struct ddl_pace *pc, const struct ddl_params *p,
+			u64 other, u32 len, bool lead, u64 now);
+void ddl_aqm_drained(struct ddl_pace *pc, const struct ddl_params *p,
 		     u64 other);
 
 /**

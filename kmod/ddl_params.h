@@ -3,13 +3,15 @@
  * ddl_params.h - what every unit of the sch_ddl core shares: the
  * configuration of one instance (its options' ranges and defaults, and
  * struct ddl_params, which every unit reads and none writes; ddl_sched.c
- * fills it in, the glue parses it from netlink), and the allocation of
- * per-class arrays.
+ * fills it in, the glue parses it from netlink), the constants of a burst
+ * that several units use, and the allocation of per-class arrays.  It
+ * includes no unit's header.
  */
 #ifndef _DDL_PARAMS_H
 #define _DDL_PARAMS_H
 
 #include <linux/bits.h>
+#include <linux/kernel.h>
 #include <linux/overflow.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -128,8 +130,21 @@
  */
 #define DDL_SHUFFLE_MIN		10000U
 #define DDL_SHUFFLE_MAX		3600000000U
+#define DDL_DSCP_VALUE_MAX	63U	/* a DSCP's six bits */
 #define DDL_EDGE_DIV		16U
 #define DDL_DEAL_SPAN		16U
+
+/*
+ * Bursts, as the units see them alike: a job's queue empty shorter than
+ * DDL_FAIR_PAUSE_US is a pause within its burst (the predictor, the
+ * orders); a burst of unknown size counts as DDL_FAIR_QUANTUM bytes, a tag
+ * or an allowance grows by at most DDL_FAIR_STEP_MAX at a time, and a
+ * learned size counts up to DDL_FAIR_SIZE_MAX.
+ */
+#define DDL_FAIR_PAUSE_US	10000U
+#define DDL_FAIR_QUANTUM	SZ_64K
+#define DDL_FAIR_STEP_MAX	SZ_4M
+#define DDL_FAIR_SIZE_MAX	SZ_1G
 
 #define DDL_NONE		U32_MAX
 
@@ -137,6 +152,8 @@
 #define NSEC_PER_MSEC_U64	1000000ULL
 #define NSEC_PER_SEC_U64	1000000000ULL
 #define USEC_PER_SEC_U64	1000000ULL
+
+#define DDL_FAIR_PAUSE_NS	((u64)DDL_FAIR_PAUSE_US * NSEC_PER_USEC_U64)
 
 /**
  * struct ddl_params - configuration of one sch_ddl instance
@@ -209,6 +226,248 @@ struct ddl_params {
 	u64	target_bytes;
 	u64	lead_ns;
 };
+
+/**
+ * enum ddl_opt_type - how an option's netlink attribute holds it
+ * @DDL_OPT_U32: a u32, in a u32 field of struct ddl_params
+ * @DDL_OPT_U64: a u64, in a u64 field
+ * @DDL_OPT_ARRAY: binary: an array of elements, in an array field and
+ *	the u32 that counts them
+ */
+enum ddl_opt_type {
+	DDL_OPT_U32,
+	DDL_OPT_U64,
+	DDL_OPT_ARRAY,
+};
+
+/**
+ * enum ddl_unit - what an option's values are, and how a message reads them
+ * @DDL_UNIT_COUNT: a number: "between 1 and 4096"
+ * @DDL_UNIT_PACKETS: packets: "between 1 and 1048576 packets"
+ * @DDL_UNIT_BYTES: bytes, in tc's sizes: "128Kb" (KiB)
+ * @DDL_UNIT_US: microseconds, in tc's times: "100us", "10ms", "10s"
+ * @DDL_UNIT_MS: milliseconds, likewise
+ * @DDL_UNIT_NS: nanoseconds
+ * @DDL_UNIT_PERCENT: percent: "50%"
+ * @DDL_UNIT_RATE: bytes per second, in tc's rates: "1kbit"
+ * @DDL_UNIT_NAME: a value of an enum tc names: "Unknown mode"
+ * @DDL_UNIT_BOOL: 0 or 1
+ * @DDL_UNIT_DSCP: DSCP code points
+ */
+enum ddl_unit {
+	DDL_UNIT_COUNT,
+	DDL_UNIT_PACKETS,
+	DDL_UNIT_BYTES,
+	DDL_UNIT_US,
+	DDL_UNIT_MS,
+	DDL_UNIT_NS,
+	DDL_UNIT_PERCENT,
+	DDL_UNIT_RATE,
+	DDL_UNIT_NAME,
+	DDL_UNIT_BOOL,
+	DDL_UNIT_DSCP,
+};
+
+/* Values an option takes besides its range (&ddl_opt.flags) */
+#define DDL_OPT_AUTO	BIT(0)	/* TC_DDL_AUTO: automatic */
+#define DDL_OPT_OFF	BIT(1)	/* 0, below the range: off */
+#define DDL_OPT_NONE	BIT(2)	/* all ones (TC_DDL_RATE_NONE): off, kept as 0 */
+#define DDL_OPT_RISING	BIT(3)	/* an array: its elements increase */
+
+/**
+ * struct ddl_opt - one qdisc option, a row of ddl_opts[]
+ * @name: its name in tc and in the messages
+ * @attr: its netlink attribute, TCA_DDL_*
+ * @type: enum ddl_opt_type
+ * @unit: enum ddl_unit
+ * @flags: DDL_OPT_*: what it takes besides @min .. @max
+ * @size: bytes of its value: the field's, or an array's element's
+ * @off: offset of its field in struct ddl_params
+ * @count_off: an array: offset of the u32 that counts its elements
+ * @count_max: an array: how many elements it holds
+ * @min: smallest value (of an element)
+ * @max: largest value (of an element)
+ * @def: default; an array's: its count (0: empty)
+ */
+struct ddl_opt {
+	const char	*name;
+	u16		attr;
+	u8		type;
+	u8		unit;
+	u8		flags;
+	u8		size;
+	u16		off;
+	u16		count_off;
+	u16		count_max;
+	u64		min;
+	u64		max;
+	u64		def;
+};
+
+/*
+ * A u32 or u64 field of struct ddl_params; an array field, its element's
+ * type, and the u32 that counts its elements.  tests/doc_check.py checks
+ * each against the struct.
+ */
+#define DDL_U32(f)							\
+	.type = DDL_OPT_U32, .size = sizeof(u32),			\
+	.off = offsetof(struct ddl_params, f)
+#define DDL_U64(f)							\
+	.type = DDL_OPT_U64, .size = sizeof(u64),			\
+	.off = offsetof(struct ddl_params, f)
+#define DDL_ARRAY(f, t, n, max)						\
+	.type = DDL_OPT_ARRAY, .size = sizeof(t),			\
+	.off = offsetof(struct ddl_params, f),				\
+	.count_off = offsetof(struct ddl_params, n), .count_max = (max)
+
+/*
+ * The qdisc's options, one row each (the target two: in bytes or in time),
+ * in the order of tc's usage.  From this table come the defaults
+ * (ddl_params_init()), the netlink policy, the check of each value and
+ * the message that gives its range, and the dump (sch_ddl_main.c), and the
+ * module parameters' checks (ddl_debugfs.c).  The rules between options
+ * are ddl_params_check()'s.  CONTRIBUTING.md: "Adding an option".
+ */
+static const struct ddl_opt ddl_opts[] __maybe_unused = {
+	{ .name = "limit", .attr = TCA_DDL_LIMIT, DDL_U32(limit),
+	  .unit = DDL_UNIT_PACKETS,
+	  .min = DDL_LIMIT_MIN, .max = DDL_LIMIT_MAX, .def = DDL_LIMIT_DEFAULT },
+	{ .name = "memory_limit", .attr = TCA_DDL_MEMORY_LIMIT,
+	  DDL_U32(memory_limit), .unit = DDL_UNIT_BYTES,
+	  .min = DDL_MEMLIMIT_MIN, .max = U32_MAX,
+	  .def = DDL_MEMLIMIT_DEFAULT },
+	{ .name = "jobs", .attr = TCA_DDL_JOBS, DDL_U32(jobs),
+	  .unit = DDL_UNIT_COUNT,
+	  .min = DDL_JOBS_MIN, .max = DDL_JOBS_MAX, .def = DDL_JOBS_DEFAULT },
+	{ .name = "mode", .attr = TCA_DDL_MODE, DDL_U32(mode),
+	  .unit = DDL_UNIT_NAME,
+	  .min = 0, .max = TC_DDL_MODE_MAX, .def = TC_DDL_MODE_FAIR },
+	{ .name = "slice", .attr = TCA_DDL_SLICE, DDL_U32(slice_us),
+	  .unit = DDL_UNIT_US, .flags = DDL_OPT_AUTO,
+	  .min = DDL_SLICE_MIN, .max = DDL_SLICE_MAX, .def = DDL_SLICE_DEFAULT },
+	{ .name = "yield", .attr = TCA_DDL_YIELD, DDL_U32(yield_us),
+	  .unit = DDL_UNIT_US, .flags = DDL_OPT_AUTO,
+	  .min = 0, .max = DDL_YIELD_MAX, .def = DDL_YIELD_DEFAULT },
+	{ .name = "maxwait", .attr = TCA_DDL_MAXWAIT, DDL_U32(maxwait_us),
+	  .unit = DDL_UNIT_US,
+	  .min = DDL_MAXWAIT_MIN, .max = DDL_MAXWAIT_MAX,
+	  .def = DDL_MAXWAIT_DEFAULT },
+	{ .name = "bgshare", .attr = TCA_DDL_BGSHARE, DDL_U32(bgshare),
+	  .unit = DDL_UNIT_PERCENT,
+	  .min = 0, .max = DDL_BGSHARE_MAX, .def = DDL_BGSHARE_DEFAULT },
+	{ .name = "key", .attr = TCA_DDL_KEY, DDL_U32(key),
+	  .unit = DDL_UNIT_NAME,
+	  .min = 0, .max = TC_DDL_KEY_MAX, .def = TC_DDL_KEY_SPORT },
+	{ .name = "keyttl", .attr = TCA_DDL_KEYTTL, DDL_U32(keyttl_ms),
+	  .unit = DDL_UNIT_MS,
+	  .min = 0, .max = DDL_KEYTTL_MAX, .def = DDL_KEYTTL_DEFAULT },
+	{ .name = "rate", .attr = TCA_DDL_RATE, DDL_U64(rate),
+	  .unit = DDL_UNIT_RATE, .flags = DDL_OPT_NONE,
+	  .min = DDL_RATE_MIN, .max = DDL_RATE_MAX, .def = 0 },
+	{ .name = "burst", .attr = TCA_DDL_BURST, DDL_U32(burst),
+	  .unit = DDL_UNIT_BYTES,
+	  .min = 0, .max = DDL_BURST_MAX, .def = 0 },
+	{ .name = "target", .attr = TCA_DDL_TARGET, DDL_U32(target),
+	  .unit = DDL_UNIT_BYTES,
+	  .min = 0, .max = DDL_TARGET_MAX, .def = 0 },
+	{ .name = "target", .attr = TCA_DDL_TARGET_TIME, DDL_U32(target_us),
+	  .unit = DDL_UNIT_US, .flags = DDL_OPT_AUTO,
+	  .min = 0, .max = DDL_TARGET_TIME_MAX, .def = TC_DDL_AUTO },
+	{ .name = "interval", .attr = TCA_DDL_INTERVAL, DDL_U32(interval_us),
+	  .unit = DDL_UNIT_US,
+	  .min = DDL_INTERVAL_MIN, .max = DDL_INTERVAL_MAX,
+	  .def = DDL_INTERVAL_DEFAULT },
+	{ .name = "ecn", .attr = TCA_DDL_ECN, DDL_U32(ecn),
+	  .unit = DDL_UNIT_BOOL,
+	  .min = 0, .max = 1, .def = 1 },
+	{ .name = "lead", .attr = TCA_DDL_LEAD, DDL_U32(lead_us),
+	  .unit = DDL_UNIT_US, .flags = DDL_OPT_AUTO,
+	  .min = 0, .max = DDL_LEAD_MAX, .def = TC_DDL_AUTO },
+	{ .name = "maxperiod", .attr = TCA_DDL_MAXPERIOD, DDL_U32(maxperiod_us),
+	  .unit = DDL_UNIT_US,
+	  .min = DDL_MAXPERIOD_MIN, .max = DDL_MAXPERIOD_MAX,
+	  .def = DDL_MAXPERIOD_DEFAULT },
+	{ .name = "epoch", .attr = TCA_DDL_EPOCH, DDL_U32(epoch_us),
+	  .unit = DDL_UNIT_US,
+	  .min = DDL_EPOCH_MIN, .max = DDL_EPOCH_MAX, .def = DDL_EPOCH_DEFAULT },
+	{ .name = "base", .attr = TCA_DDL_BASE, DDL_U64(base_ns),
+	  .unit = DDL_UNIT_NS,
+	  .min = 0, .max = U64_MAX, .def = 0 },
+	{ .name = "dscp", .attr = TCA_DDL_DSCP,
+	  DDL_ARRAY(dscp, u8, ndscp, TC_DDL_DSCP_MAX),
+	  .unit = DDL_UNIT_DSCP,
+	  .min = 0, .max = DDL_DSCP_VALUE_MAX, .def = 0 },
+	{ .name = "shuffle", .attr = TCA_DDL_SHUFFLE, DDL_U32(shuffle_us),
+	  .unit = DDL_UNIT_US, .flags = DDL_OPT_OFF,
+	  .min = DDL_SHUFFLE_MIN, .max = DDL_SHUFFLE_MAX, .def = 0 },
+	{ .name = "tiers", .attr = TCA_DDL_TIERS,
+	  DDL_ARRAY(tiers, u64, ntiers, TC_DDL_TIERS_MAX),
+	  .unit = DDL_UNIT_BYTES, .flags = DDL_OPT_RISING,
+	  .min = 1, .max = DDL_SIZE_MAX, .def = 0 },
+};
+
+/**
+ * ddl_opt_find() - the row of ddl_opts[] of an attribute
+ * @attr: TCA_DDL_*
+ *
+ * Context: any; pure.
+ * Return: the row, or NULL if no option sets @attr.
+ */
+static inline const struct ddl_opt *ddl_opt_find(u32 attr)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++)
+		if (ddl_opts[i].attr == attr)
+			return &ddl_opts[i];
+	return NULL;
+}
+
+/**
+ * ddl_opt_get() - the value of an option in a configuration
+ * @p: configuration
+ * @o: the option
+ *
+ * Context: any; pure.
+ * Return: its value; an array's count.
+ */
+static inline u64 ddl_opt_get(const struct ddl_params *p,
+			      const struct ddl_opt *o)
+{
+	const u8 *base = (const u8 *)p;
+
+	switch (o->type) {
+	case DDL_OPT_U32:
+		return *(const u32 *)(base + o->off);
+	case DDL_OPT_U64:
+		return *(const u64 *)(base + o->off);
+	}
+	return *(const u32 *)(base + o->count_off);
+}
+
+/**
+ * ddl_opt_set() - set an option in a configuration
+ * @p: configuration
+ * @o: the option
+ * @v: its value, in its range (unchecked); an array's count
+ *
+ * Context: any.
+ */
+static inline void ddl_opt_set(struct ddl_params *p, const struct ddl_opt *o,
+			       u64 v)
+{
+	u8 *base = (u8 *)p;
+
+	switch (o->type) {
+	case DDL_OPT_U32:
+		*(u32 *)(base + o->off) = v;
+		return;
+	case DDL_OPT_U64:
+		*(u64 *)(base + o->off) = v;
+		return;
+	}
+	*(u32 *)(base + o->count_off) = v;
+}
 
 void ddl_params_init(struct ddl_params *p);
 void ddl_params_derive(struct ddl_params *p);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ddl_predict.c - the sch_ddl burst predictor: each job's burst period
- * and size, learned from the starts of its bursts (ddl_burst.c tells them,
- * ddl_pred_burst()), and the lead window that drains the other traffic
- * before a predicted burst.
+ * and size, learned from the starts of its bursts (ddl_burst.c asks, at
+ * data that found none queued, whether a burst starts or the sender only
+ * paused in one: ddl_pred_burst()), and the lead window that drains the
+ * other traffic before a predicted burst.
  *
  * Constant time per packet; a burst start or a closing window costs
  * O(log jobs), amortised (a red-black tree of the predicted jobs).  No
@@ -12,67 +13,70 @@
 
 #include <linux/minmax.h>
 
-#include "ddl_core.h"
+#include "ddl_predict.h"
 
 /* Burst prediction */
 
 /**
  * ddl_pred_init() - a predictor that knows nothing yet
- * @s: scheduler, its classes allocated
+ * @pr: the predictor, zeroed; its jobs' state is ddl_pred_cls_init()'s
  *
  * Context: process context.
  */
-void ddl_pred_init(struct ddl_sched *s)
+void ddl_pred_init(struct ddl_pred *pr)
 {
-	u32 i;
-
-	s->pred.periodic = RB_ROOT_CACHED;
-	s->pred.lead_job = DDL_NONE;
-	for (i = 0; i <= s->jobs; i++)
-		RB_CLEAR_NODE(&s->cls[i].pred.node);
+	pr->periodic = RB_ROOT_CACHED;
+	pr->lead = NULL;
 }
 
-/* Close the armed lead window (if any), adding its open time. */
-void ddl_disarm(struct ddl_sched *s, u64 now)
+/**
+ * ddl_disarm() - close the armed lead window, if any
+ * @pr: the predictor
+ * @now: current time, ns
+ *
+ * The time the window was open is added up.
+ *
+ * Context: under the qdisc lock.
+ */
+void ddl_disarm(struct ddl_pred *pr, u64 now)
 {
-	if (s->pred.lead_active && now > s->pred.lead_open)
-		s->pred.lead_ns += min(now, s->pred.lead_close) -
-				   s->pred.lead_open;
-	s->pred.lead_job = DDL_NONE;
-	s->pred.lead_active = false;
+	if (pr->lead_active && now > pr->lead_open)
+		pr->lead_ns += min(now, pr->lead_close) - pr->lead_open;
+	pr->lead = NULL;
+	pr->lead_active = false;
 }
 
-/* The predicted time of @c's next burst: its key in &ddl_sched.periodic. */
-static u64 ddl_next_burst(const struct ddl_cls *c)
+/* The predicted time of @pc's next burst: its key in &ddl_pred.periodic. */
+static u64 ddl_next_burst(const struct ddl_pred_cls *pc)
 {
-	return c->pred.iter_start + c->pred.period;
+	return pc->iter_start + pc->period;
 }
 
-static void ddl_periodic_del(struct ddl_sched *s, struct ddl_cls *c)
+static void ddl_periodic_del(struct ddl_pred *pr, struct ddl_pred_cls *pc)
 {
-	if (RB_EMPTY_NODE(&c->pred.node))
+	if (RB_EMPTY_NODE(&pc->node))
 		return;
-	if (s->pred.periodic_last == &c->pred.node)
-		s->pred.periodic_last = rb_prev(&c->pred.node);
-	rb_erase_cached(&c->pred.node, &s->pred.periodic);
-	RB_CLEAR_NODE(&c->pred.node);
+	if (pr->periodic_last == &pc->node)
+		pr->periodic_last = rb_prev(&pc->node);
+	rb_erase_cached(&pc->node, &pr->periodic);
+	RB_CLEAR_NODE(&pc->node);
 }
 
 /*
- * Insert @c by its next burst; among equal times, after the others.  Jobs
+ * Insert @pc by its next burst; among equal times, after the others.  Jobs
  * that burst in turn each go to the end of the tree, after the last job:
  * that takes no descent.
  */
-static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
+static void ddl_periodic_add(struct ddl_pred *pr, struct ddl_pred_cls *pc)
 {
-	struct rb_node **link = &s->pred.periodic.rb_root.rb_node;
+	struct rb_node **link = &pr->periodic.rb_root.rb_node;
 	struct rb_node *parent = NULL;
-	struct rb_node *last = s->pred.periodic_last;
+	struct rb_node *last = pr->periodic_last;
 	bool leftmost = true, rightmost = true;
-	u64 next = ddl_next_burst(c);
+	u64 next = ddl_next_burst(pc);
 
-	if (last && next >= ddl_next_burst(rb_entry(last, struct ddl_cls,
-						    pred.node))) {
+	if (last && next >= ddl_next_burst(rb_entry(last, struct ddl_pred_cls,
+						    node))) {
 		/* The last node has no right child. */
 		parent = last;
 		link = &last->rb_right;
@@ -81,8 +85,8 @@ static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
 		while (*link) {
 			parent = *link;
 			if (next < ddl_next_burst(rb_entry(parent,
-							   struct ddl_cls,
-							   pred.node))) {
+							   struct ddl_pred_cls,
+							   node))) {
 				link = &parent->rb_left;
 				rightmost = false;
 			} else {
@@ -91,26 +95,24 @@ static void ddl_periodic_add(struct ddl_sched *s, struct ddl_cls *c)
 			}
 		}
 	}
-	rb_link_node(&c->pred.node, parent, link);
-	rb_insert_color_cached(&c->pred.node, &s->pred.periodic, leftmost);
+	rb_link_node(&pc->node, parent, link);
+	rb_insert_color_cached(&pc->node, &pr->periodic, leftmost);
 	if (rightmost)
-		s->pred.periodic_last = &c->pred.node;
+		pr->periodic_last = &pc->node;
 }
 
 /**
  * ddl_pred_reset() - a class changes owner: forget what was learned
- * @s: scheduler
- * @c: job class
+ * @pr: the predictor
+ * @pc: what it learned of the job
  * @now: current time, ns
  *
  * Its lead window closes; its counters stay.
  *
  * Context: under the qdisc lock.  O(log jobs).
  */
-void ddl_pred_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
+void ddl_pred_reset(struct ddl_pred *pr, struct ddl_pred_cls *pc, u64 now)
 {
-	struct ddl_pred_cls *pc = &c->pred;
-
 	pc->samples = 0;
 	pc->predicted = false;
 	pc->period = 0;
@@ -123,9 +125,9 @@ void ddl_pred_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now)
 	pc->pre_bytes = 0;
 	pc->gap = 0;
 	pc->gapped = false;
-	ddl_periodic_del(s, c);
-	if (s->pred.lead_job == c - s->cls)
-		ddl_disarm(s, now);
+	ddl_periodic_del(pr, pc);
+	if (pr->lead == pc)
+		ddl_disarm(pr, now);
 }
 
 /**
@@ -155,34 +157,35 @@ u64 ddl_ewma(u64 avg, u64 sample)
  * leaves at most once per burst of its own: O(log jobs) amortised per
  * burst or window, never per packet otherwise.
  */
-static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+static void ddl_rearm(struct ddl_pred *pr, const struct ddl_params *p,
+		      u64 now)
 {
+	struct ddl_pred_cls *pc = NULL;
 	u64 lead = p->lead_ns, next = 0;
-	struct ddl_cls *c = NULL;
 	struct rb_node *node;
 
 	if (!lead || !p->target_bytes)
 		return;
 	/* Bounded by the tree: each pass takes one job off it. */
-	while ((node = rb_first_cached(&s->pred.periodic))) {
-		c = rb_entry(node, struct ddl_cls, pred.node);
-		next = ddl_next_burst(c);
-		if (c->pred.period > 2 * lead && next + lead > now)
+	while ((node = rb_first_cached(&pr->periodic))) {
+		pc = rb_entry(node, struct ddl_pred_cls, node);
+		next = ddl_next_burst(pc);
+		if (pc->period > 2 * lead && next + lead > now)
 			break;
-		ddl_periodic_del(s, c);
+		ddl_periodic_del(pr, pc);
 	}
 	if (!node)
 		return;
-	s->pred.lead_job = c - s->cls;
+	pr->lead = pc;
 	/* A window armed late opens now: lead_ns counts real window time. */
-	s->pred.lead_open = max(next > lead ? next - lead : 0, now);
-	s->pred.lead_close = next + lead;
-	s->pred.lead_active = false;
+	pr->lead_open = max(next > lead ? next - lead : 0, now);
+	pr->lead_close = next + lead;
+	pr->lead_active = false;
 }
 
 /**
  * ddl_window() - open or time out the armed lead window
- * @s: scheduler
+ * @pr: the predictor
  * @p: configuration
  * @now: current time, ns
  *
@@ -195,56 +198,41 @@ static void ddl_rearm(struct ddl_sched *s, const struct ddl_params *p, u64 now)
  * Context: under the qdisc lock.  Constant time except when a window
  * closes (then O(log jobs) amortised, see ddl_rearm()).
  */
-void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now)
+void ddl_window(struct ddl_pred *pr, const struct ddl_params *p, u64 now)
 {
-	struct ddl_cls *c;
-
-	if (s->pred.lead_job == DDL_NONE)
+	if (!pr->lead)
 		return;
-	if (now >= s->pred.lead_close) {
-		c = &s->cls[s->pred.lead_job];
-		if (!s->pred.lead_active)
-			s->pred.leads++;
-		s->pred.lead_active = true;
-		s->pred.misses++;
-		c->pred.misses++;
-		ddl_disarm(s, now);
-		ddl_rearm(s, p, now);
-		if (s->pred.lead_job == DDL_NONE || now < s->pred.lead_open)
+	if (now >= pr->lead_close) {
+		if (!pr->lead_active)
+			pr->leads++;
+		pr->lead_active = true;
+		pr->misses++;
+		pr->lead->misses++;
+		ddl_disarm(pr, now);
+		ddl_rearm(pr, p, now);
+		if (!pr->lead || now < pr->lead_open)
 			return;
 	}
-	if (!s->pred.lead_active && now >= s->pred.lead_open) {
-		s->pred.lead_active = true;
-		s->pred.leads++;
+	if (!pr->lead_active && now >= pr->lead_open) {
+		pr->lead_active = true;
+		pr->leads++;
 	}
-}
-
-/**
- * ddl_lead_job() - the job a lead window is open for
- * @s: scheduler
- *
- * Context: under the qdisc lock, after ddl_window().
- * Return: job index, or DDL_NONE if no window is open.
- */
-u32 ddl_lead_job(const struct ddl_sched *s)
-{
-	return s->pred.lead_active ? s->pred.lead_job : DDL_NONE;
 }
 
 /**
  * ddl_lead_ns() - time spent in lead windows up to @now
- * @s: scheduler
+ * @pr: the predictor
  * @now: current time, ns
  *
  * Context: under the qdisc lock.
  * Return: nanoseconds.
  */
-u64 ddl_lead_ns(const struct ddl_sched *s, u64 now)
+u64 ddl_lead_ns(const struct ddl_pred *pr, u64 now)
 {
-	u64 ns = s->pred.lead_ns;
+	u64 ns = pr->lead_ns;
 
-	if (s->pred.lead_active && now > s->pred.lead_open)
-		ns += min(now, s->pred.lead_close) - s->pred.lead_open;
+	if (pr->lead_active && now > pr->lead_open)
+		ns += min(now, pr->lead_close) - pr->lead_open;
 	return ns;
 }
 
@@ -411,16 +399,20 @@ bool ddl_pred_paused(const struct ddl_pred_cls *c, u64 bytes, u64 quiet,
 }
 
 /**
- * ddl_pred_burst() - a burst of a job starts: learn, and check the window
- * @s: scheduler
+ * ddl_pred_burst() - data of a job that held none: does a burst start?
+ * @pr: the predictor
+ * @pc: what it learned of the job
  * @p: configuration
- * @idx: job class index
  * @quiet: how long its queue held no data before, ns
  * @bytes: bytes sent in its burst before
  * @first: the job's first burst
  * @now: current time, ns
+ * @size: set to the job's learned size (ddl_pred_size()) when a burst
+ *	starts, what it learned from the burst before counted
  *
- * What is learned is learned per iteration: the bursts from one that
+ * Unless it is the job's first, the burst goes on if its sender only
+ * paused in it (ddl_pred_paused()): nothing is learned.  Otherwise a burst
+ * starts.  What is learned is learned per iteration: the bursts from one that
  * follows a quiet time (a job's compute) to the next such, so that a
  * sender's short stalls cannot cut an iteration in two.  Once a job has
  * been quiet for DDL_FAIR_PAUSE_US, only that long a quiet time ends an
@@ -438,36 +430,41 @@ bool ddl_pred_paused(const struct ddl_pred_cls *c, u64 bytes, u64 quiet,
  * open and a miss when it came before; either way the window closes and
  * the earliest next prediction is armed.
  *
- * Context: under the qdisc lock.  O(log jobs), amortised (ddl_rearm()).
+ * Context: under the qdisc lock.  Constant time while the sender paused,
+ * else O(log jobs), amortised (ddl_rearm()).
+ * Return: true if a burst starts, false if the one before goes on.
  */
-void ddl_pred_burst(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		    u64 quiet, u64 bytes, bool first, u64 now)
+bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
+		    const struct ddl_params *p, u64 quiet, u64 bytes,
+		    bool first, u64 now, u64 *size)
 {
-	struct ddl_cls *c = &s->cls[idx];
-	struct ddl_pred *pr = &s->pred;
+	if (!first && ddl_pred_paused(pc, bytes, quiet, now))
+		return false;
 
 	/* Time out a passed window first: it was armed on the old burst. */
-	ddl_window(s, p, now);
+	ddl_window(pr, p, now);
 
 	/* Its key moves: out of the tree, and back in if still predicted. */
-	ddl_periodic_del(s, c);
+	ddl_periodic_del(pr, pc);
 	if (first)
-		c->pred.iter_start = now;
+		pc->iter_start = now;
 	else
-		ddl_learn_iteration(p, &c->pred, quiet, bytes, now);
-	if (c->pred.predicted)
-		ddl_periodic_add(s, c);
+		ddl_learn_iteration(p, pc, quiet, bytes, now);
+	if (pc->predicted)
+		ddl_periodic_add(pr, pc);
 
-	if (pr->lead_job == idx) {
+	if (pr->lead == pc) {
 		if (pr->lead_active) {
 			pr->hits++;
-			c->pred.hits++;
+			pc->hits++;
 		} else {
 			pr->misses++;
-			c->pred.misses++;
+			pc->misses++;
 		}
-		ddl_disarm(s, now);
+		ddl_disarm(pr, now);
 	}
-	if (pr->lead_job == DDL_NONE || !pr->lead_active)
-		ddl_rearm(s, p, now);
+	if (!pr->lead || !pr->lead_active)
+		ddl_rearm(pr, p, now);
+	*size = pc->burst_size;
+	return true;
 }

@@ -11,9 +11,6 @@
 
 #include "ddl_params.h"
 
-struct ddl_cls;
-struct ddl_sched;
-
 /* Burst intervals seen before a period is trusted. */
 #define DDL_PRED_SAMPLES	3U
 
@@ -68,7 +65,7 @@ struct ddl_pred_cls {
  * @periodic: predicted jobs by their next burst, earliest first; a job
  *	whose next burst passed waits off the tree for its next burst
  * @periodic_last: the last node of @periodic, NULL while it is empty
- * @lead_job: job whose lead window is armed, or DDL_NONE
+ * @lead: the job whose lead window is armed, or NULL
  * @lead_open: when the armed lead window opens
  * @lead_close: when it closes if the burst does not come
  * @lead_active: the armed window is open
@@ -80,7 +77,7 @@ struct ddl_pred_cls {
 struct ddl_pred {
 	struct rb_root_cached	periodic;
 	struct rb_node		*periodic_last;
-	u32			lead_job;
+	struct ddl_pred_cls	*lead;
 	u64			lead_open;
 	u64			lead_close;
 	bool			lead_active;
@@ -90,18 +87,29 @@ struct ddl_pred {
 	u64			misses;
 };
 
-void ddl_pred_init(struct ddl_sched *s);
+void ddl_pred_init(struct ddl_pred *pr);
 u64 ddl_ewma(u64 avg, u64 sample);
 u32 ddl_size_learned(const u32 *sizes, u32 n);
 bool ddl_pred_paused(const struct ddl_pred_cls *pc, u64 bytes, u64 quiet,
 		     u64 now);
-void ddl_pred_burst(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		    u64 quiet, u64 bytes, bool first, u64 now);
-void ddl_pred_reset(struct ddl_sched *s, struct ddl_cls *c, u64 now);
-void ddl_window(struct ddl_sched *s, const struct ddl_params *p, u64 now);
-void ddl_disarm(struct ddl_sched *s, u64 now);
-u32 ddl_lead_job(const struct ddl_sched *s);
-u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
+bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
+		    const struct ddl_params *p, u64 quiet, u64 bytes,
+		    bool first, u64 now, u64 *size);
+void ddl_pred_reset(struct ddl_pred *pr, struct ddl_pred_cls *pc, u64 now);
+void ddl_window(struct ddl_pred *pr, const struct ddl_params *p, u64 now);
+void ddl_disarm(struct ddl_pred *pr, u64 now);
+u64 ddl_lead_ns(const struct ddl_pred *pr, u64 now);
+
+/**
+ * ddl_pred_cls_init() - a job the predictor knows nothing of yet
+ * @pc: what it learned of the job, zeroed
+ *
+ * Context: process context.
+ */
+static inline void ddl_pred_cls_init(struct ddl_pred_cls *pc)
+{
+	RB_CLEAR_NODE(&pc->node);
+}
 
 /**
  * ddl_lead_open() - whether a lead window is open
@@ -113,6 +121,19 @@ u64 ddl_lead_ns(const struct ddl_sched *s, u64 now);
 static inline bool ddl_lead_open(const struct ddl_pred *pr)
 {
 	return pr->lead_active;
+}
+
+/**
+ * ddl_pred_lead() - the job a lead window is open for
+ * @pr: the predictor
+ *
+ * Context: under the qdisc lock, after ddl_window().
+ * Return: what the predictor learned of the job, or NULL if no window is
+ * open.
+ */
+static inline struct ddl_pred_cls *ddl_pred_lead(const struct ddl_pred *pr)
+{
+	return pr->lead_active ? pr->lead : NULL;
 }
 
 /**

@@ -8,7 +8,9 @@
  * starvation guard, the background share, the ACK lane (a job that holds
  * only pure ACKs is served ahead of the order, for a bounded share) and
  * deficit round robin among the yellow jobs.  It is the core's top: the
- * glue calls in here, and it calls each other unit at most once per call.
+ * glue calls in here, and it calls the other units, each with its own state
+ * and the facts it needs; none of them calls another back.  A packet's
+ * arrival enters each unit at most once.
  *
  * Everything here runs in O(1) per packet: backlogged jobs are a two-level
  * bitmap (64 x 64 bits) and the waiters and DRR rings are lists that only
@@ -24,7 +26,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "ddl_core.h"
+#include "ddl_sched.h"
 
 /* Largest background credit, bytes times percent: one 64 KiB GSO packet. */
 #define DDL_BG_CREDIT_MAX	(65536LL * 100)
@@ -33,33 +35,16 @@
  * ddl_params_init() - fill in the default configuration
  * @p: configuration to initialise
  *
+ * Every option's default from ddl_opts[]; then what they derive.
+ *
  * Context: any.
  */
 void ddl_params_init(struct ddl_params *p)
 {
-	p->limit = DDL_LIMIT_DEFAULT;
-	p->memory_limit = DDL_MEMLIMIT_DEFAULT;
-	p->jobs = DDL_JOBS_DEFAULT;
-	p->mode = TC_DDL_MODE_FAIR;
-	p->slice_us = DDL_SLICE_DEFAULT;
-	p->yield_us = DDL_YIELD_DEFAULT;
-	p->maxwait_us = DDL_MAXWAIT_DEFAULT;
-	p->bgshare = DDL_BGSHARE_DEFAULT;
-	p->key = TC_DDL_KEY_SPORT;
-	p->keyttl_ms = DDL_KEYTTL_DEFAULT;
-	p->rate = 0;
-	p->burst = 0;
-	p->target = 0;
-	p->target_us = TC_DDL_AUTO;
-	p->interval_us = DDL_INTERVAL_DEFAULT;
-	p->ecn = 1;
-	p->lead_us = TC_DDL_AUTO;
-	p->maxperiod_us = DDL_MAXPERIOD_DEFAULT;
-	p->epoch_us = DDL_EPOCH_DEFAULT;
-	p->base_ns = 0;
-	p->ndscp = 0;
-	p->shuffle_us = 0;
-	p->ntiers = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++)
+		ddl_opt_set(p, &ddl_opts[i], ddl_opts[i].def);
 	ddl_params_derive(p);
 }
 
@@ -215,7 +200,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 	s->ack_credit = DDL_ACK_CREDIT_MAX;
 
 	s->cls = ddl_calloc(jobs + 1, sizeof(*s->cls));
-	if (!s->cls || ddl_keymap_init(s) || ddl_log_init(s)) {
+	if (!s->cls || ddl_keymap_init(&s->keymap, jobs) ||
+	    ddl_log_init(&s->log, jobs)) {
 		ddl_sched_destroy(s);
 		return -ENOMEM;
 	}
@@ -226,10 +212,14 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 		INIT_LIST_HEAD(&c->rr_node);
 		INIT_LIST_HEAD(&c->ack_node);
 		c->weight = DDL_WEIGHT_DEFAULT;
+		ddl_keymap_cls_init(&s->keymap, &c->keymap, i);
+		ddl_pred_cls_init(&c->pred);
+		ddl_fair_cls_init(&c->fair, c->weight);
+		ddl_cluster_cls_init(&c->cl, i);
 	}
-	ddl_pred_init(s);
-	ddl_fair_init(s);
-	ddl_cluster_init(s);
+	ddl_pred_init(&s->pred);
+	ddl_fair_init(&s->fair);
+	ddl_cluster_init(&s->cl, jobs);
 	return 0;
 }
 
@@ -241,8 +231,8 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
  */
 void ddl_sched_destroy(struct ddl_sched *s)
 {
-	ddl_log_destroy(s);
-	ddl_keymap_destroy(s);
+	ddl_log_destroy(&s->log);
+	ddl_keymap_destroy(&s->keymap);
 	kvfree(s->cls);
 	s->cls = NULL;
 }
@@ -343,7 +333,7 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 {
 	struct ddl_cls *c;
 
-	ddl_turn_record(s, s->green, idx, why, now);
+	ddl_turn_record(&s->log, s->green, idx, why, now);
 	if (s->green != DDL_NONE)
 		s->cls[s->green].green_ns += now - s->green_since;
 
@@ -576,14 +566,16 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 
 /*
  * Class @idx's queue is empty: it no longer waits, competes in round robin
- * or holds ACKs, and leaves the cluster order.  The fair order's part is
- * the caller's (ddl_fair_served(), ddl_fair_unqueue()).  Always inline:
- * ddl_served() runs per packet, and a call here would cost every packet a
- * larger frame (bench/bench-insns).
+ * or holds ACKs, and leaves the cluster order, its pause counted from when
+ * it last held data.  The fair order's part is the caller's
+ * (ddl_fair_served(), ddl_fair_unqueue()).  Always inline: ddl_served()
+ * runs per packet, and a call here would cost every packet a larger frame
+ * (bench/bench-insns).
  */
 static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
+	u64 since;
 
 	c->backlogged = false;
 	list_del_init(&c->wait_node);
@@ -594,10 +586,10 @@ static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
 	}
 
 	ddl_bm_clear(s, idx);
-	ddl_cluster_unqueue(&s->cl, &c->cl);
+	since = ddl_burst_idle(&c->burst, now);
+	ddl_cluster_unqueue(&s->cl, &c->cl, since);
 	list_del_init(&c->rr_node);
 	list_del_init(&c->ack_node);
-	ddl_burst_idle(&c->burst, now);
 	if (idx == s->green)
 		s->green_empty_since = now;
 	ddl_key_idle(&s->keymap, &c->keymap, now);
@@ -638,7 +630,7 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 	else
 		c->bytes_yellow += len;
 	if (idx != bg) {
-		ddl_fair_served(s, len, empty ? c : NULL);
+		ddl_fair_served(&s->fair, len, empty ? &c->fair : NULL);
 		ddl_dropped(s, idx, len, now);
 	}
 
@@ -745,10 +737,12 @@ static __always_inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
  * @len: packet length, bytes
  * @now: current time, ns
  *
- * A class whose queue was empty becomes backlogged.  A data packet that
- * finds no other data queued may start the job's burst, or continue it
- * after a pause (ddl_burst_begin()); then the orders, which queue a job
- * that became backlogged, tag the burst and count its bytes.  A job that
+ * A class whose queue was empty becomes backlogged (its key stays).  A
+ * data packet that finds no other data queued may start the job's burst,
+ * or continue it after a pause (ddl_burst_arrived(), which asks the
+ * predictor); a burst that starts completes the one before, which the log
+ * records.  Then the orders, told what happened to the burst, tag it,
+ * count its bytes and queue a job that became backlogged.  A job that
  * holds packets but no data is in the ACK lane (ddl_pick()).  Each unit is
  * entered once.
  *
@@ -760,22 +754,22 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		 u32 len, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
-	enum ddl_burst_event ev;
+	struct ddl_burst_news bn;
 
 	ddl_backlog(s, idx, now);
 	if (idx == DDL_BG(s))
 		return false;
-	ev = DDL_BURST_NONE;
-	if (ddl_burst_data(&c->burst, len))
-		ev = ddl_burst_begin(s, p, idx, now);
+	bn = ddl_burst_arrived(&s->burst, &c->burst, &s->pred, &c->pred,
+			       &s->log, idx, p, len, now);
 	if (len >= DDL_BURST_PKT_MIN)
 		list_del_init(&c->ack_node);
-	else if (!ddl_burst_has_data(&c->burst) && list_empty(&c->ack_node))
+	else if (bn.ev == DDL_BURST_ACKS && list_empty(&c->ack_node))
 		list_add_tail(&c->ack_node, &s->acks);
-	ddl_fair_arrived(s, idx, len, ev, now);
+	ddl_fair_arrived(&s->fair, &c->fair, len, &bn);
 	if (ddl_mode(p)->cluster)	/* a test per packet, not a call */
-		ddl_cluster_arrived(s, p, idx, len, ev, now);
-	return ev == DDL_BURST_START;
+		ddl_cluster_arrived(&s->cl, &c->cl, p, c->weight, len, &bn,
+				    now);
+	return bn.ev == DDL_BURST_START;
 }
 
 /**
@@ -798,9 +792,9 @@ void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 
 	if (!ddl_backlog(s, idx, now) || idx == DDL_BG(s))
 		return;
-	ddl_fair_queue(s, c);
+	ddl_fair_queue(&s->fair, &c->fair);
 	if (ddl_mode(p)->cluster)
-		ddl_cluster_queue(s, c);
+		ddl_cluster_queue(&s->cl, &c->cl);
 }
 
 /**
@@ -821,8 +815,55 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 	if (!c->backlogged)
 		return;
 	if (idx != DDL_BG(s))
-		ddl_fair_unqueue(s, c);
+		ddl_fair_unqueue(&s->fair, &c->fair);
 	ddl_unbacklog(s, idx, now);
+}
+
+/**
+ * ddl_owner_changed() - a new key took a job class
+ * @s: scheduler
+ * @idx: job class index, as ddl_keymap_class() returned it
+ * @now: current time, ns
+ *
+ * The old owner's burst is complete (the log records it); what was
+ * learned about its bursts is forgotten, and its place in the orders and
+ * its lead window go.  Its counters stay.  An empty class is idle for the
+ * key map from now.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+void ddl_owner_changed(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	ddl_burst_reset(&c->burst, &s->log, idx, now);
+	ddl_pred_reset(&s->pred, &c->pred, now);
+	ddl_fair_reset(&s->fair, &c->fair);
+	ddl_cluster_reset(&c->cl);
+	if (!c->backlogged)
+		ddl_key_idle(&s->keymap, &c->keymap, now);
+}
+
+/**
+ * ddl_settle_burst() - complete a quiet job's burst
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class index
+ * @now: current time, ns
+ *
+ * A burst that ddl_arrived() would no longer continue is complete
+ * (ddl_burst_settle()); the log records it.  Call before reading a job's
+ * log, so that a job that went quiet shows its last burst.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+void ddl_settle_burst(struct ddl_sched *s, const struct ddl_params *p,
+		      u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (idx != DDL_BG(s))
+		ddl_burst_settle(&c->burst, &c->pred, &s->log, idx, p, now);
 }
 
 /**
@@ -842,7 +883,10 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now)
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight)
 {
-	ddl_fair_weight(s, idx, weight);
+	struct ddl_cls *c = &s->cls[idx];
+
+	ddl_fair_weight(&s->fair, &c->fair, weight);
+	c->weight = weight;
 	if (idx == s->green)
 		s->slice_end = s->slice_start + ddl_turn_ns(s, p, idx);
 }
@@ -860,15 +904,19 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  * at the next pick.  A new rate takes effect at the next packet, which may
  * leave at once.  A change of the target, the lead time or maxperiod
  * closes an open lead window; learned periods are kept.  Entering or
- * leaving mode cluster builds or empties its order
- * (ddl_cluster_reconfigure()).
+ * leaving mode cluster builds or empties its order, job by job
+ * (ddl_cluster_join(), ddl_cluster_leave()).
  *
  * Context: under the qdisc lock.  O(jobs) if the key changes, O(jobs log
- * jobs) if mode cluster begins, else O(1).
+ * jobs) if mode cluster begins or ends, else O(1).
  */
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		     const struct ddl_params *p, u64 now)
 {
+	bool was = ddl_mode(old)->cluster, on = ddl_mode(p)->cluster;
+	struct ddl_cls *c;
+	u32 i;
+
 	if (s->green != DDL_NONE && old->slice_us != p->slice_us)
 		s->slice_end = s->slice_start + ddl_turn_ns(s, p, s->green);
 
@@ -876,16 +924,25 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 		s->bg_credit = 0;
 
 	if (old->key != p->key)
-		ddl_keymap_release_all(s);
+		ddl_keymap_release_all(&s->keymap);
 
-	ddl_pace_reconfigure(s, old, p, now);
-	ddl_cluster_reconfigure(s, p, ddl_mode(old)->cluster,
-				ddl_mode(p)->cluster, now);
+	ddl_pace_reconfigure(&s->pace, old, p, now);
+	ddl_cluster_reconfigure(&s->cl);
+	if (on != was) {
+		for (i = 0; i < s->jobs; i++) {
+			c = &s->cls[i];
+			if (on)
+				ddl_cluster_join(&s->cl, &c->cl, p, c->weight,
+						 c->backlogged, now);
+			else
+				ddl_cluster_leave(&s->cl, &c->cl);
+		}
+	}
 
 	if (old->target_bytes != p->target_bytes ||
 	    old->lead_ns != p->lead_ns ||
 	    old->maxperiod_us != p->maxperiod_us)
-		ddl_disarm(s, now);
+		ddl_disarm(&s->pred, now);
 }
 
 /**
@@ -901,8 +958,8 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
  */
 void ddl_quiesce(struct ddl_sched *s, u64 now)
 {
-	ddl_pace_reset(s, now);
-	ddl_disarm(s, now);
+	ddl_pace_reset(&s->pace, now);
+	ddl_disarm(&s->pred, now);
 }
 
 /**

@@ -2,6 +2,8 @@
 /*
  * ddl_sched.h - who sends next (ddl_sched.c): the state of a class and of
  * an instance, each unit's part embedded, and the calls the glue makes.
+ * The scheduler is the one unit that calls the others: it hands each its
+ * own state and the facts it needs.
  */
 #ifndef _DDL_SCHED_H
 #define _DDL_SCHED_H
@@ -283,6 +285,32 @@ static inline u32 ddl_cluster_first(const struct ddl_sched *s)
 	return cc ? container_of(cc, struct ddl_cls, cl) - s->cls : DDL_NONE;
 }
 
+/**
+ * ddl_pred_job() - the class of what the predictor learned of a job
+ * @s: scheduler
+ * @pc: the predictor's state of a job, or NULL
+ *
+ * Context: any.  Constant time.
+ * Return: job class index, or DDL_NONE if @pc is NULL.
+ */
+static inline u32 ddl_pred_job(const struct ddl_sched *s,
+			       const struct ddl_pred_cls *pc)
+{
+	return pc ? container_of(pc, struct ddl_cls, pred) - s->cls : DDL_NONE;
+}
+
+/**
+ * ddl_lead_job() - the job a lead window is open for
+ * @s: scheduler
+ *
+ * Context: under the qdisc lock, after ddl_window().
+ * Return: job index, or DDL_NONE if no window is open.
+ */
+static inline u32 ddl_lead_job(const struct ddl_sched *s)
+{
+	return ddl_pred_job(s, ddl_pred_lead(&s->pred));
+}
+
 int ddl_sched_init(struct ddl_sched *s, u32 jobs);
 void ddl_sched_destroy(struct ddl_sched *s);
 void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
@@ -295,6 +323,9 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		enum ddl_reason reason, u32 len, bool empty, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
+void ddl_owner_changed(struct ddl_sched *s, u32 idx, u64 now);
+void ddl_settle_burst(struct ddl_sched *s, const struct ddl_params *p,
+		      u32 idx, u64 now);
 void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		    u32 weight);
 void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
@@ -325,6 +356,54 @@ u32 ddl_bm_first(const struct ddl_sched *s, u32 from);
 static inline void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
 {
 	s->cls[idx].head_since = since;
+}
+
+/**
+ * ddl_key_class() - the job class of a built-in key value
+ * @s: scheduler
+ * @p: configuration
+ * @key: key value, non-zero
+ * @now: current time, ns
+ *
+ * The key map's answer (ddl_keymap_class()); a class a new key took has
+ * changed owner (ddl_owner_changed()).
+ *
+ * Context: under the qdisc lock.  Expected constant time, O(log jobs) when
+ * a class changes owner.
+ * Return: class index, or DDL_NONE (the caller uses the background class).
+ */
+static inline u32 ddl_key_class(struct ddl_sched *s,
+				const struct ddl_params *p, u32 key, u64 now)
+{
+	bool taken;
+	u32 idx = ddl_keymap_class(&s->keymap, p, key, now, &taken);
+
+	if (taken)
+		ddl_owner_changed(s, idx, now);
+	return idx;
+}
+
+/**
+ * ddl_mark() - the place a job's packet carries out of the host
+ * @s: scheduler
+ * @p: configuration, with code points
+ * @idx: job class index, backlogged
+ * @now: current time, ns
+ *
+ * ddl_cluster_mark(), from the start of the job's iteration with a
+ * shuffle (ddl_pred_iter_start()), else of its burst (ddl_burst_began()).
+ *
+ * Context: under the qdisc lock.  As ddl_cluster_mark().
+ * Return: the place to write, 0 .. @p->ndscp - 1.
+ */
+static inline u32 ddl_mark(struct ddl_sched *s, const struct ddl_params *p,
+			   u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u64 from = p->shuffle_us ? ddl_pred_iter_start(&c->pred) :
+				   ddl_burst_began(&c->burst);
+
+	return ddl_cluster_mark(&s->cl, &c->cl, p, c->weight, from, now);
 }
 
 #endif /* _DDL_SCHED_H */

@@ -172,7 +172,7 @@ static void ddl_c_arrive(struct ddl_cluster_sim *c, struct ddl_chost *x,
 			 u32 j)
 {
 	if (c->local)
-		ddl_cluster_size(&x->sim->s, j, (u64)x->shard[j] * DDL_C_PKT);
+		ddl_cluster_size(&x->sim->s.cls[j].cl, (u64)x->shard[j] * DDL_C_PKT);
 	ddl_sim_arrive(x->sim, j, x->shard[j], c->now);
 	x->next[j] = U64_MAX;
 }
@@ -217,8 +217,8 @@ static void ddl_c_compare(struct ddl_cluster_sim *c)
 			if (!a->cls[j].backlogged || !b->cls[j].backlogged)
 				continue;
 			any = true;
-			if (ddl_cl_before(&a->cls[i], &a->cls[j]) !=
-			    ddl_cl_before(&b->cls[i], &b->cls[j])) {
+			if (ddl_cl_before(&a->cls[i].cl, &a->cls[j].cl) !=
+			    ddl_cl_before(&b->cls[i].cl, &b->cls[j].cl)) {
 				c->disagree++;
 				c->compared++;
 				return;
@@ -247,7 +247,7 @@ static void ddl_c_declare_host(struct ddl_cluster_sim *c, u32 h)
 		size = c->declared[h] & BIT(j) ? c->size[j] : 0;
 		if (c->local_sum)
 			size = div_u64(size * wsum, DDL_C_JOBS);
-		ddl_cluster_size(&x->sim->s, j, size);
+		ddl_cluster_size(&x->sim->s.cls[j].cl, size);
 	}
 }
 
@@ -294,7 +294,7 @@ static void ddl_c_declare(struct ddl_cluster_sim *c)
 
 	for (h = 0; h < DDL_C_HOSTS; h++)
 		for (j = 0; j < DDL_C_JOBS; j++)
-			ddl_cluster_size(&c->h[h].sim->s, j, c->size[j]);
+			ddl_cluster_size(&c->h[h].sim->s.cls[j].cl, c->size[j]);
 }
 
 /*
@@ -433,7 +433,7 @@ static void ddl_cluster_deadline_test(struct kunit *test)
 		if (!w[j])
 			continue;
 		ddl_set_weight(&x->sim->s, &x->sim->p, j, w[j]);
-		ddl_cluster_size(&x->sim->s, j, c->size[j]);
+		ddl_cluster_size(&x->sim->s.cls[j].cl, c->size[j]);
 		span[j] = div64_u64(c->size[j] * DDL_C_JOBS * NSEC_PER_SEC,
 				    w[j] * DDL_C_RATE);
 		x->shard[j] = div_u64(c->size[j], DDL_C_PKT);
@@ -475,9 +475,9 @@ static void ddl_c_three(struct ddl_cluster_sim *c, struct ddl_chost *x,
 {
 	u32 j;
 
-	ddl_cluster_size(&x->sim->s, 0, 1000000);
-	ddl_cluster_size(&x->sim->s, 1, 9000000);
-	ddl_cluster_size(&x->sim->s, 2, 9000000);
+	ddl_cluster_size(&x->sim->s.cls[0].cl, 1000000);
+	ddl_cluster_size(&x->sim->s.cls[1].cl, 9000000);
+	ddl_cluster_size(&x->sim->s.cls[2].cl, 9000000);
 	c->now = 5 * DDL_C_EPOCH + 10;
 	for (j = first; j < 3; j++) {
 		x->shard[j] = 2;
@@ -502,6 +502,12 @@ static void ddl_c_drain0(struct ddl_cluster_sim *c, struct ddl_chost *x)
 	ddl_deactivate(&x->sim->s, 0, c->now);
 }
 
+/* The rank of job @j on host @x, up to @max. */
+static u32 ddl_c_rank(struct ddl_chost *x, u32 j, u32 max, u64 now)
+{
+	return ddl_cluster_rank(&x->sim->s.cl, &x->sim->s.cls[j].cl, max, now);
+}
+
 /* The rank counts bursts in progress ahead: paused ones until the pause ends. */
 static void ddl_cluster_rank_test(struct kunit *test)
 {
@@ -510,20 +516,20 @@ static void ddl_cluster_rank_test(struct kunit *test)
 
 	ddl_c_three(c, x, 0);
 	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->sim->s), 0U);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 0, 7, c->now), 0U);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 1, 7, c->now) +
-			ddl_cluster_rank(&x->sim->s, 2, 7, c->now), 3U);
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 2, 1, c->now), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_c_rank(x, 0, 7, c->now), 0U);
+	KUNIT_EXPECT_EQ(test, ddl_c_rank(x, 1, 7, c->now) +
+			ddl_c_rank(x, 2, 7, c->now), 3U);
+	KUNIT_EXPECT_EQ(test, ddl_c_rank(x, 2, 1, c->now), 1U);
 
 	/* Job 0 empties: it pauses, and still counts ahead. */
 	ddl_c_drain0(c, x);
 	KUNIT_EXPECT_NE(test, ddl_cluster_first(&x->sim->s), 0U);
-	KUNIT_EXPECT_GE(test, ddl_cluster_rank(&x->sim->s, 1, 7, c->now), 1U);
+	KUNIT_EXPECT_GE(test, ddl_c_rank(x, 1, 7, c->now), 1U);
 
 	/* After the pause it no longer does, and leaves the ranked jobs. */
 	c->now += DDL_FAIR_PAUSE_NS;
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 1, 7, c->now) +
-			ddl_cluster_rank(&x->sim->s, 2, 7, c->now), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_c_rank(x, 1, 7, c->now) +
+			ddl_c_rank(x, 2, 7, c->now), 1U);
 	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&x->sim->s.cls[0].cl.rank_node));
 }
 
@@ -539,7 +545,7 @@ static void ddl_cluster_overrun_test(struct kunit *test)
 	struct ddl_chost *x = &c->h[0];
 	u64 key, span, allow;
 
-	ddl_cluster_size(&x->sim->s, 0, 150000);
+	ddl_cluster_size(&x->sim->s.cls[0].cl, 150000);
 	c->now = 3 * DDL_C_EPOCH + 50;
 	x->shard[0] = 10;			/* 150000 bytes: as declared */
 	ddl_c_arrive(c, x, 0);
@@ -602,8 +608,8 @@ static void ddl_cluster_mode_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x->sim->s.cl.jobs, 0U);
 	KUNIT_EXPECT_EQ(test, ddl_cluster_first(&x->sim->s), DDL_NONE);
 
-	ddl_cluster_size(&x->sim->s, 2, 100000);
-	ddl_cluster_size(&x->sim->s, 0, 5000000);
+	ddl_cluster_size(&x->sim->s.cls[2].cl, 100000);
+	ddl_cluster_size(&x->sim->s.cls[0].cl, 5000000);
 	old = x->sim->p;
 	x->sim->p.mode = TC_DDL_MODE_CLUSTER;
 	ddl_reconfigure(&x->sim->s, &old, &x->sim->p, c->now);
@@ -611,8 +617,8 @@ static void ddl_cluster_mode_test(struct kunit *test)
 	/* Job 1 declared nothing: span 0, first; then 2, smaller than 0. */
 	KUNIT_EXPECT_EQ(test, ddl_pick(&x->sim->s, &x->sim->p, c->now, &why),
 			1U);
-	KUNIT_EXPECT_TRUE(test, ddl_cl_before(&x->sim->s.cls[2],
-					      &x->sim->s.cls[0]));
+	KUNIT_EXPECT_TRUE(test, ddl_cl_before(&x->sim->s.cls[2].cl,
+					      &x->sim->s.cls[0].cl));
 
 	old = x->sim->p;
 	x->sim->p.mode = TC_DDL_MODE_FAIR;
@@ -628,7 +634,7 @@ static u32 ddl_c_mark(struct ddl_cluster_sim *c, struct ddl_chost *x, u32 j,
 		      u32 n)
 {
 	x->sim->p.ndscp = n;
-	return ddl_cluster_mark(&x->sim->s, &x->sim->p, j, c->now);
+	return ddl_mark(&x->sim->s, &x->sim->p, j, c->now);
 }
 
 /* Marks of jobs 1 and 2 on host @x, summed: their ranks are 0..2. */
@@ -661,8 +667,8 @@ static void ddl_cluster_mark_test(struct kunit *test)
 	/* Job 0's burst ends: the ranks fall, the marks hold. */
 	ddl_c_drain0(c, x);
 	c->now += DDL_FAIR_PAUSE_NS;
-	KUNIT_EXPECT_EQ(test, ddl_cluster_rank(&x->sim->s, 1, 7, c->now) +
-			ddl_cluster_rank(&x->sim->s, 2, 7, c->now), 1U);
+	KUNIT_EXPECT_EQ(test, ddl_c_rank(x, 1, 7, c->now) +
+			ddl_c_rank(x, 2, 7, c->now), 1U);
 	KUNIT_EXPECT_EQ(test, ddl_c_marks(c, x), 3U);
 
 	/* Jobs 1 and 2 come back after a gap: new bursts, marked by rank. */
@@ -807,8 +813,7 @@ static void ddl_f_run(struct ddl_fabric_sim *f, u32 slots)
 			if (idx == DDL_NONE)
 				continue;
 			KUNIT_ASSERT_GT(c->test, sim->qlen[idx], 0U);
-			mark[h] = ddl_cluster_mark(&sim->s, &sim->p, idx,
-						   c->now);
+			mark[h] = ddl_mark(&sim->s, &sim->p, idx, c->now);
 			if (!idx) {
 				f->sent++;
 				if (sim->p.shuffle_us &&
@@ -892,7 +897,7 @@ static u32 ddl_f_send_all(struct ddl_cluster_sim *c, struct ddl_chost *x,
 		KUNIT_ASSERT_EQ(c->test,
 				ddl_pick(&x->sim->s, &x->sim->p, c->now, &why),
 				j);
-		mark = ddl_cluster_mark(&x->sim->s, &x->sim->p, j, c->now);
+		mark = ddl_mark(&x->sim->s, &x->sim->p, j, c->now);
 		ddl_served(&x->sim->s, &x->sim->p, j, why, DDL_C_PKT, false,
 			   c->now);
 		c->now += DDL_C_PKT;
@@ -1129,7 +1134,7 @@ static struct ddl_sim *ddl_x_new(struct kunit *test, u32 jobs, u64 rate)
 static void ddl_x_declare(struct ddl_sim *sim, u32 j, u64 size, u32 w)
 {
 	ddl_set_weight(&sim->s, &sim->p, j, w);
-	ddl_cluster_size(&sim->s, j, size);
+	ddl_cluster_size(&sim->s.cls[j].cl, size);
 }
 
 /* Send every queued packet; each must be the head the rule says. */
@@ -1240,24 +1245,24 @@ static void ddl_cluster_span_saturates_test(struct kunit *test)
 	struct ddl_cls *c = &sim->s.cls[0];
 
 	ddl_x_declare(sim, 0, DDL_SIZE_MAX, 1);
-	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, &c->cl, c->weight), DDL_CL_SPAN_MAX);
 	ddl_x_declare(sim, 0, DDL_SIZE_MAX, DDL_WEIGHT_MAX);
-	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, &c->cl, c->weight), DDL_CL_SPAN_MAX);
 	ddl_sim_arrive(sim, 0, 1, sim->now);
 	KUNIT_EXPECT_EQ(test, c->cl.key, DDL_X_START + DDL_CL_SPAN_MAX);
 
 	/* One byte over 4096 jobs at 1 Tbit/s: 32.768 ns. */
 	sim->p.rate = DDL_RATE_MAX;
 	ddl_x_declare(sim, 0, 1, 1);
-	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), 32ULL);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, &c->cl, c->weight), 32ULL);
 
 	/* One job at 8 Gbit/s: 1000 s is 1e12 bytes. */
 	sim->p.jobs = 1;
 	sim->p.rate = DDL_GBIT(8);
 	ddl_x_declare(sim, 0, DDL_X_TB - 1, 1);
-	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX - 1);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, &c->cl, c->weight), DDL_CL_SPAN_MAX - 1);
 	ddl_x_declare(sim, 0, DDL_X_TB, 1);
-	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, c), DDL_CL_SPAN_MAX);
+	KUNIT_EXPECT_EQ(test, ddl_cl_span(&sim->p, &c->cl, c->weight), DDL_CL_SPAN_MAX);
 
 	/*
 	 * No size, the longest epoch at the highest rate: DDL_CL_NOMINAL
@@ -1266,9 +1271,9 @@ static void ddl_cluster_span_saturates_test(struct kunit *test)
 	sim->p.epoch_us = DDL_EPOCH_MAX;
 	sim->p.rate = DDL_RATE_MAX;
 	ddl_x_declare(sim, 0, 0, 1);
-	KUNIT_EXPECT_EQ(test, ddl_cl_allow(&sim->p, c),
+	KUNIT_EXPECT_EQ(test, ddl_cl_allow(&sim->p, &c->cl),
 			DDL_CL_NOMINAL * 10 * DDL_RATE_MAX);
-	KUNIT_EXPECT_EQ(test, ddl_cl_step(&sim->p, c),
+	KUNIT_EXPECT_EQ(test, ddl_cl_step(&sim->p, &c->cl, c->weight),
 			DDL_CL_NOMINAL * 10 * NSEC_PER_SEC_U64);
 }
 
@@ -1298,7 +1303,7 @@ static void ddl_cluster_tiny_size_test(struct kunit *test)
 		ddl_sim_arrive(sim, 0, 1, sim->now);
 		KUNIT_ASSERT_EQ_MSG(test, ddl_cluster_first(&sim->s), 1U,
 				    "after %u GiB", i + 1);
-		KUNIT_ASSERT_TRUE(test, ddl_cl_before(&sim->s.cls[1], c));
+		KUNIT_ASSERT_TRUE(test, ddl_cl_before(&sim->s.cls[1].cl, &c->cl));
 	}
 	KUNIT_EXPECT_EQ(test, c->cl.moved, DDL_CL_MOVE_MAX);
 	KUNIT_EXPECT_EQ(test, c->cl.key, DDL_X_START + DDL_CL_MOVE_MAX);

@@ -624,16 +624,24 @@ static void ddl_fair_stable_order_test(struct kunit *test)
 /* Job @idx becomes backlogged and queues @pkts packets of its burst. */
 static void ddl_fr_queue(struct ddl_sched *s, u32 idx, u32 pkts)
 {
-	ddl_fair_queue(s, &s->cls[idx]);
+	ddl_fair_queue(&s->fair, &s->cls[idx].fair);
 	while (pkts--)
-		ddl_fair_enqueued(s, idx, DDL_F_PKT);
+		ddl_fair_enqueued(&s->fair, &s->cls[idx].fair, DDL_F_PKT);
+}
+
+/* A burst of job @idx starts, its learned size as the predictor has it. */
+static void ddl_fr_burst(struct ddl_sched *s, u32 idx)
+{
+	ddl_fair_burst(&s->fair, &s->cls[idx].fair,
+		       ddl_pred_size(&s->cls[idx].pred), true);
 }
 
 /* The link sends @pkts packets of job @idx; its queue empties if @empty. */
 static void ddl_fr_serve(struct ddl_sched *s, u32 idx, u32 pkts, bool empty)
 {
 	while (pkts--)
-		ddl_fair_served(s, DDL_F_PKT, empty && !pkts ? &s->cls[idx] : NULL);
+		ddl_fair_served(&s->fair, DDL_F_PKT,
+				empty && !pkts ? &s->cls[idx].fair : NULL);
 }
 
 /*
@@ -657,16 +665,16 @@ static void ddl_fair_resume_test(struct kunit *test)
 	s->cls[1].pred.burst_size = 300 * DDL_F_PKT;
 	s->cls[2].pred.burst_size = 40 * DDL_F_PKT;
 
-	ddl_fair_burst(s, 1, 0);
+	ddl_fr_burst(s, 1);
 	ddl_fr_queue(s, 1, 300);
-	ddl_fair_burst(s, 0, 0);
+	ddl_fr_burst(s, 0);
 	ddl_fr_queue(s, 0, 50);
 	KUNIT_ASSERT_EQ(test, ddl_fair_first(s), 0U);
 	ddl_fr_serve(s, 0, 50, true);
 	KUNIT_EXPECT_EQ(test, s->fair.vtime, 25 * u);
 
 	/* Early: the reference still holds the tag, which stays. */
-	ddl_fair_resume(s, 0);
+	ddl_fair_resume(&s->fair, &s->cls[0].fair);
 	KUNIT_EXPECT_EQ(test, s->cls[0].fair.vfinish, 100 * u);
 	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 2U);
 
@@ -675,11 +683,11 @@ static void ddl_fair_resume_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->fair.vtime, 100 * u);
 	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 1U);
 
-	ddl_fair_burst(s, 2, 0);
+	ddl_fr_burst(s, 2);
 	ddl_fr_queue(s, 2, 40);
 	KUNIT_EXPECT_EQ(test, s->cls[2].fair.vfinish, 140 * u);
-	ddl_fair_queue(s, &s->cls[0]);
-	ddl_fair_resume(s, 0);
+	ddl_fair_queue(&s->fair, &s->cls[0].fair);
+	ddl_fair_resume(&s->fair, &s->cls[0].fair);
 	ddl_fr_queue(s, 0, 50);
 	/* The rest, 50 packets, from V. */
 	KUNIT_EXPECT_EQ(test, s->cls[0].fair.vfinish, 150 * u);
@@ -692,7 +700,7 @@ static void ddl_fair_resume_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), (u32)DDL_NONE);
 
 	/* A burst sent whole has nothing to put back. */
-	ddl_fair_resume(s, 2);
+	ddl_fair_resume(&s->fair, &s->cls[2].fair);
 	KUNIT_EXPECT_EQ(test, s->cls[2].fair.vfinish, 140 * u);
 }
 
@@ -715,10 +723,10 @@ static void ddl_fair_terabyte_test(struct kunit *test)
 	s->cls[0].pred.burst_size = DDL_FAIR_SIZE_MAX;
 	s->cls[1].pred.burst_size = SZ_1G;
 
-	ddl_fair_burst(s, 0, 0);
-	ddl_fair_queue(s, &s->cls[0]);
+	ddl_fr_burst(s, 0);
+	ddl_fair_queue(&s->fair, &s->cls[0].fair);
 	for (i = 0; i < 1024; i++)
-		ddl_fair_enqueued(s, 0, SZ_1G);
+		ddl_fair_enqueued(&s->fair, f0, SZ_1G);
 	KUNIT_EXPECT_EQ(test, f0->vstart, 0ULL);
 	KUNIT_EXPECT_EQ(test, f0->budget, 1ULL << 40);
 	KUNIT_EXPECT_EQ(test, f0->vfinish, 1ULL << 48);
@@ -726,20 +734,20 @@ static void ddl_fair_terabyte_test(struct kunit *test)
 	/* Each packet past the first extends it by its excess, 1 GiB. */
 	KUNIT_EXPECT_EQ(test, f0->tag_exts, 1023ULL);
 
-	ddl_fair_served(s, SZ_1G, NULL);
+	ddl_fair_served(&s->fair, SZ_1G, NULL);
 	KUNIT_EXPECT_EQ(test, s->fair.vtime, (u64)SZ_1G * DDL_VSCALE);
 
-	ddl_fair_burst(s, 1, 0);
-	ddl_fair_queue(s, &s->cls[1]);
-	ddl_fair_enqueued(s, 1, SZ_1G);
+	ddl_fr_burst(s, 1);
+	ddl_fair_queue(&s->fair, &s->cls[1].fair);
+	ddl_fair_enqueued(&s->fair, f1, SZ_1G);
 	KUNIT_EXPECT_EQ(test, f1->vfinish, s->fair.vtime + SZ_1G);
 	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), 1U);
 	KUNIT_EXPECT_EQ(test, s->fair.gps_weight, 1U + DDL_WEIGHT_MAX);
 
-	ddl_fair_served(s, SZ_1G, &s->cls[1]);
+	ddl_fair_served(&s->fair, SZ_1G, f1);
 	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), 0U);
 	for (i = 1; i < 1024; i++)
-		ddl_fair_served(s, SZ_1G, i == 1023 ? &s->cls[0] : NULL);
+		ddl_fair_served(&s->fair, SZ_1G, i == 1023 ? f0 : NULL);
 	KUNIT_EXPECT_EQ(test, ddl_fair_first(s), (u32)DDL_NONE);
 	KUNIT_EXPECT_EQ(test, s->fair.gps_jobs, 0U);
 	KUNIT_EXPECT_EQ(test, s->fair.vtime, f0->vfinish);
@@ -760,7 +768,7 @@ static void ddl_fair_max_jobs_test(struct kunit *test)
 	ddl_set_weight(s, &sim->p, jobs - 1, DDL_WEIGHT_MAX);
 	for (j = 0; j < jobs; j++) {
 		s->cls[j].pred.burst_size = (u64)(jobs - j) * SZ_64K;
-		ddl_fair_burst(s, j, 0);
+		ddl_fr_burst(s, j);
 		ddl_fr_queue(s, j, 1);
 	}
 	KUNIT_EXPECT_EQ(test, s->cls[0].fair.vfinish,

@@ -11,7 +11,7 @@
  * dequeue ddl_pace_hold(), ddl_pick(), ddl_served(), ddl_head_queued() if
  * packets are left, ddl_aqm_drained(); on change ddl_reconfigure() then the shrink of
  * ddl_shrink(); on a class change ddl_set_weight(); filters bind and
- * unbind; the statistics dumps (ddl_window(), ddl_burst_settle(), ...);
+ * unbind; the statistics dumps (ddl_window(), ddl_settle_burst(), ...);
  * reset (ddl_quiesce() and the purge); and, since the number of jobs is
  * fixed for the life of an instance, a replace: destroy and a new
  * instance with another number of jobs.  The clock moves in small steps
@@ -339,7 +339,7 @@ static u32 ddl_z_classify(struct ddl_zsim *z)
 		idx = ddl_z_rnd(z, jobs / 2 + 1);
 		if (idx == jobs / 2)
 			return DDL_BG(s);
-		ddl_claim(s, idx);
+		ddl_claim(&s->keymap, idx);
 		return idx;
 	}
 	if (r < 85 && z->p.key != TC_DDL_KEY_NONE) {
@@ -369,9 +369,10 @@ static void ddl_z_enqueue(struct ddl_zsim *z, u32 idx, u32 len)
 	if (!ddl_admit(&z->p, z->qlen))
 		return;
 	if (z->p.target_bytes) {
-		ddl_window(s, &z->p, z->now);
+		ddl_window(&s->pred, &z->p, z->now);
 		if (idx == DDL_BG(s) && q->qlen) {
-			sig = ddl_aqm(s, &z->p, q->bytes, len, z->now);
+			sig = ddl_aqm(&s->pace, &z->p, q->bytes, len,
+				      ddl_lead_open(&s->pred), z->now);
 			/* An ECN-capable packet is marked, any other dropped. */
 			if (sig != DDL_SIG_NONE &&
 			    !(z->p.ecn && ddl_z_rnd(z, 2)))
@@ -519,7 +520,7 @@ static void ddl_z_dequeue(struct ddl_zsim *z)
 
 	if (!z->qlen)
 		return;
-	if (ddl_pace_hold(s, &z->p, z->now)) {
+	if (ddl_pace_hold(&s->pace, &z->p, z->now)) {
 		z->holds++;
 		if (!z->p.rate || z->now >= s->pace.next || !s->pace.throttled_since)
 			ddl_z_err(z, "shaper holds at %llu, next %llu, rate %llu",
@@ -547,7 +548,7 @@ static void ddl_z_dequeue(struct ddl_zsim *z)
 	ddl_z_fresh(z, idx);
 	z->sent += len;
 	if (z->p.target_bytes && idx == DDL_BG(s))
-		ddl_aqm_drained(s, &z->p, z->q[idx].bytes);
+		ddl_aqm_drained(&s->pace, &z->p, z->q[idx].bytes);
 }
 
 /* ddl_shrink(): drop from the heads, background first, to the limit. */
@@ -610,20 +611,20 @@ static void ddl_z_stats(struct ddl_zsim *z)
 	const struct ddl_job_log *l;
 	u32 i, idx;
 
-	ddl_window(s, &z->p, z->now);
-	if (ddl_lead_ns(s, z->now) < s->pred.lead_ns)
+	ddl_window(&s->pred, &z->p, z->now);
+	if (ddl_lead_ns(&s->pred, z->now) < s->pred.lead_ns)
 		ddl_z_err(z, "lead_ns went back");
 	if (s->green != DDL_NONE && z->p.mode != TC_DDL_MODE_FAIR)
 		ddl_turn_ns(s, &z->p, s->green);
 	for (i = 0; i < s->jobs; i++)
-		ddl_burst_settle(s, &z->p, i, z->now);
+		ddl_settle_burst(s, &z->p, i, z->now);
 
 	idx = ddl_z_rnd(z, s->jobs + 1);
 	if (ddl_green_ns(s, idx, z->now) < s->cls[idx].green_ns)
 		ddl_z_err(z, "green_ns of %u went back", idx);
 	if (idx == DDL_BG(s))
 		return;
-	ddl_burst_settle(s, &z->p, idx, z->now);
+	ddl_settle_burst(s, &z->p, idx, z->now);
 	l = &s->log.jlog[idx];
 	if (ddl_hist_quantile(l->hist, l->max_us, 990) > l->max_us)
 		ddl_z_err(z, "p99 of %u above its max", idx);
@@ -636,10 +637,10 @@ static void ddl_z_bind(struct ddl_zsim *z)
 	struct ddl_zq *q = &z->q[idx];
 
 	if (q->bound && (q->bound == DDL_Z_BOUND_MAX || ddl_z_rnd(z, 2))) {
-		ddl_unbind(&z->s, idx);
+		ddl_unbind(&z->s.keymap, idx);
 		q->bound--;
 	} else {
-		ddl_bind(&z->s, idx);
+		ddl_bind(&z->s.keymap, idx);
 		q->bound++;
 	}
 }
@@ -669,7 +670,7 @@ static void ddl_z_periodic(struct ddl_zsim *z)
 
 		if (z->now < b->next)
 			continue;
-		ddl_claim(&z->s, b->job);
+		ddl_claim(&z->s.keymap, b->job);
 		for (k = 0; k < b->pkts; k++)
 			ddl_z_enqueue(z, b->job, DDL_Z_MTU);
 		b->next += b->period;
@@ -705,7 +706,7 @@ static void ddl_z_destroy(struct ddl_zsim *z)
 		return;
 	for (i = 0; i <= z->s.jobs; i++) {
 		while (z->q[i].bound) {	/* at most DDL_Z_BOUND_MAX */
-			ddl_unbind(&z->s, i);
+			ddl_unbind(&z->s.keymap, i);
 			z->q[i].bound--;
 		}
 	}
@@ -998,7 +999,7 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 		c = rb_entry(node, struct ddl_cls, pred.node);
 		if (!ddl_z_ours(s, c, false))
 			return ddl_z_fail(z, "periodic: not a job");
-		if (prev && ddl_next_burst(c) < ddl_next_burst(prev))
+		if (prev && ddl_next_burst(&c->pred) < ddl_next_burst(&prev->pred))
 			return ddl_z_fail(z, "periodic: out of order at %ld",
 					  (long)(c - s->cls));
 		prev = c;
@@ -1037,7 +1038,7 @@ static const char *ddl_z_check_keys(struct ddl_zsim *z)
 			if (++n > keyed)
 				return ddl_z_fail(z, "more keys hashed than keyed");
 			if (!ddl_z_ours(s, c, false) || !c->keymap.keyed ||
-			    ddl_key_bucket(s, c->keymap.key) != b)
+			    ddl_key_bucket(&s->keymap, c->keymap.key) != b)
 				return ddl_z_fail(z, "bucket %u: job %ld keyed %d key %u",
 						  b, (long)(c - s->cls),
 						  c->keymap.keyed, c->keymap.key);
@@ -1057,7 +1058,7 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 	const struct ddl_turn_rec *r;
 	const struct ddl_job_log *l;
 	const struct ddl_cls *c;
-	u32 i, qlen = 0;
+	u32 i, lead, qlen = 0;
 
 	for (i = 0; i <= s->jobs; i++) {
 		c = &s->cls[i];
@@ -1125,7 +1126,7 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 	if (s->green == DDL_NONE ? s->log.turns : s->green >= s->jobs)
 		return ddl_z_fail(z, "green %u after %llu turns", s->green,
 				  s->log.turns);
-	r = ddl_turn_last(s, 0);
+	r = ddl_turn_last(&s->log, 0);
 	if (r && (r->to != s->green || r->time > z->now ||
 		  s->green_since > z->now || s->slice_start > z->now))
 		return ddl_z_fail(z, "last turn to %u at %llu, green %u since %llu",
@@ -1141,10 +1142,11 @@ static const char *ddl_z_check_counters(struct ddl_zsim *z)
 		return ddl_z_fail(z, "throttled since %llu, rate %llu",
 				  s->pace.throttled_since, z->p.rate);
 
-	if (s->pred.lead_job == DDL_NONE ? s->pred.lead_active :
-	    (s->pred.lead_job >= s->jobs || !z->p.lead_ns || !z->p.target_bytes))
+	lead = ddl_pred_job(s, s->pred.lead);
+	if (lead == DDL_NONE ? s->pred.lead_active :
+	    (lead >= s->jobs || !z->p.lead_ns || !z->p.target_bytes))
 		return ddl_z_fail(z, "lead job %u active %d, lead %llu ns",
-				  s->pred.lead_job, s->pred.lead_active, z->p.lead_ns);
+				  lead, s->pred.lead_active, z->p.lead_ns);
 	if (s->pred.lead_active && s->pred.lead_open > z->now)
 		return ddl_z_fail(z, "lead window open before %llu",
 				  s->pred.lead_open);

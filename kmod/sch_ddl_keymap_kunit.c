@@ -150,13 +150,13 @@ static void ddl_key_map_test(struct kunit *test)
 					    st->arg, st->ms);
 			break;
 		case DDL_K_BIND:
-			ddl_bind(s, idx);
+			ddl_bind(&s->keymap, idx);
 			break;
 		case DDL_K_UNBIND:
-			ddl_unbind(s, idx);
+			ddl_unbind(&s->keymap, idx);
 			break;
 		case DDL_K_CLAIM:
-			ddl_claim(s, idx);
+			ddl_claim(&s->keymap, idx);
 			break;
 		case DDL_K_ACT:
 			ddl_activate(s, &sim->p, idx, now);
@@ -217,7 +217,7 @@ static void ddl_key_all_classes_test(struct kunit *test)
 	KUNIT_EXPECT_GE(test, buckets, jobs);
 	/* A key's bucket must lie in the table before it is looked up. */
 	for (i = 0; i <= jobs; i++)
-		KUNIT_ASSERT_LT_MSG(test, ddl_key_bucket(s, ddl_t_key(i)),
+		KUNIT_ASSERT_LT_MSG(test, ddl_key_bucket(&s->keymap, ddl_t_key(i)),
 				    buckets, "key %u, %u buckets",
 				    ddl_t_key(i), buckets);
 

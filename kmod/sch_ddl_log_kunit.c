@@ -42,14 +42,14 @@ static void ddl_burst_next_closes_test(struct kunit *test)
 	ddl_log_drain(sim, 100 * DDL_T_US);	/* last sent at +0.9 ms */
 	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].burst.open);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
-	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s, 0, 0));
+	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s.log, 0, 0));
 
 	sim->now = 20 * DDL_T_MS;
 	ddl_sim_arrive(sim, 0, 1, sim->now);
 	l = &sim->s.log.jlog[0];
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
 	KUNIT_EXPECT_EQ(test, l->done, 1);
-	r = ddl_burst_last(&sim->s, 0, 0);
+	r = ddl_burst_last(&sim->s.log, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->start, 10 * DDL_T_MS);
 	KUNIT_EXPECT_EQ(test, r->end, 10 * DDL_T_MS + 900 * DDL_T_US);
@@ -73,13 +73,13 @@ static void ddl_burst_pause_continues_test(struct kunit *test)
 	sim->now += 500 * DDL_T_US;	/* under DDL_BURST_GAP_US */
 	ddl_sim_arrive(sim, 1, 2, sim->now);
 	ddl_log_drain(sim, 10 * DDL_T_US);
-	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now);
+	ddl_settle_burst(&sim->s, &sim->p, 1, sim->now);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 
 	sim->now += DDL_BURST_GAP_NS;
-	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now);
+	ddl_settle_burst(&sim->s, &sim->p, 1, sim->now);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
-	r = ddl_burst_last(&sim->s, 1, 0);
+	r = ddl_burst_last(&sim->s.log, 1, 0);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->bytes, 4 * DDL_T_LEN);
 	KUNIT_EXPECT_EQ(test, r->start, DDL_T_MS);
@@ -88,7 +88,7 @@ static void ddl_burst_pause_continues_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, sim->s.cls[1].burst.open);
 
 	/* Settled once: a second settle records nothing. */
-	ddl_burst_settle(&sim->s, &sim->p, 1, sim->now + DDL_T_MS);
+	ddl_settle_burst(&sim->s, &sim->p, 1, sim->now + DDL_T_MS);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
 }
 
@@ -100,16 +100,16 @@ static void ddl_burst_settle_waits_test(struct kunit *test)
 
 	sim->now = DDL_T_MS;
 	ddl_sim_arrive(sim, 0, 3, sim->now);
-	ddl_burst_settle(&sim->s, &sim->p, 0, sim->now + DDL_T_MS * 100);
+	ddl_settle_burst(&sim->s, &sim->p, 0, sim->now + DDL_T_MS * 100);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 	ddl_log_drain(sim, DDL_T_US);
 	empty = sim->s.cls[0].burst.empty_since;
-	ddl_burst_settle(&sim->s, &sim->p, 0, empty + DDL_BURST_GAP_NS - 1);
+	ddl_settle_burst(&sim->s, &sim->p, 0, empty + DDL_BURST_GAP_NS - 1);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
 	/* The background class has no bursts. */
-	ddl_burst_settle(&sim->s, &sim->p, DDL_BG(&sim->s), sim->now);
+	ddl_settle_burst(&sim->s, &sim->p, DDL_BG(&sim->s), sim->now);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 0);
-	ddl_burst_settle(&sim->s, &sim->p, 0, empty + DDL_BURST_GAP_NS);
+	ddl_settle_burst(&sim->s, &sim->p, 0, empty + DDL_BURST_GAP_NS);
 	KUNIT_EXPECT_EQ(test, sim->s.log.bursts_done, 1);
 }
 
@@ -130,23 +130,23 @@ static void ddl_burst_ring_wraps_test(struct kunit *test)
 		sim->now = (u64)(i + 1) * 100 * DDL_T_MS;
 		ddl_sim_arrive(sim, 0, i + 1, sim->now);
 		ddl_log_drain(sim, 100 * DDL_T_US);
-		ddl_burst_settle(&sim->s, &sim->p, 0,
+		ddl_settle_burst(&sim->s, &sim->p, 0,
 				 sim->now + DDL_BURST_GAP_NS);
 		/* Closed by the next burst from the fourth on. */
 		KUNIT_EXPECT_EQ(test, sim->s.log.jlog[0].done,
 				sim->s.cls[0].pred.predicted ? i : i + 1);
 	}
 	KUNIT_EXPECT_TRUE(test, sim->s.cls[0].pred.predicted);
-	ddl_burst_settle(&sim->s, &sim->p, 0, sim->now + 25 * DDL_T_MS);
+	ddl_settle_burst(&sim->s, &sim->p, 0, sim->now + 25 * DDL_T_MS);
 	KUNIT_EXPECT_EQ(test, sim->s.log.jlog[0].done, n);
 	KUNIT_EXPECT_EQ(test, ddl_hist_count(sim->s.log.jlog[0].hist), n);
 	for (i = 0; i < DDL_BURST_LOG; i++) {
-		r = ddl_burst_last(&sim->s, 0, i);
+		r = ddl_burst_last(&sim->s.log, 0, i);
 		KUNIT_ASSERT_NOT_NULL(test, r);
 		KUNIT_EXPECT_EQ(test, r->bytes, (u64)(n - i) * DDL_T_LEN);
 		KUNIT_EXPECT_EQ(test, r->start, (u64)(n - i) * 100 * DDL_T_MS);
 	}
-	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s, 0, DDL_BURST_LOG));
+	KUNIT_EXPECT_NULL(test, ddl_burst_last(&sim->s.log, 0, DDL_BURST_LOG));
 	/* Burst i took i * 100 us; the last is the longest. */
 	KUNIT_EXPECT_EQ(test, sim->s.log.jlog[0].max_us, (n - 1) * 100);
 	KUNIT_EXPECT_EQ(test, sim->s.log.jlog[0].sum_us, (u64)n * (n - 1) / 2 * 100);
@@ -183,26 +183,26 @@ static void ddl_turn_log_test(struct kunit *test)
 	sim->p.maxwait_us = 10000;
 	ddl_sim_enqueue(sim, 0, DDL_T_LOTS);
 	ddl_sim_enqueue(sim, 1, DDL_T_LOTS);
-	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s, 0));
+	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s.log, 0));
 	for (i = 0; i < 100; i++)
 		ddl_sim_send_at(sim, i * 100 * DDL_T_US);	/* 0 .. 9.9 ms */
 
 	/* Green at 0, then a change every 1 ms: 10 changes. */
 	KUNIT_EXPECT_EQ(test, sim->s.log.turns, 10);
 	KUNIT_EXPECT_EQ(test, sim->s.log.turns, sim->s.rotations + 1);
-	r = ddl_turn_last(&sim->s, 9);
+	r = ddl_turn_last(&sim->s.log, 9);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->time, 0);
 	KUNIT_EXPECT_EQ(test, r->from, DDL_NONE);
 	KUNIT_EXPECT_EQ(test, r->to, 0);
 	KUNIT_EXPECT_EQ(test, r->why, DDL_TURN_START);
-	r = ddl_turn_last(&sim->s, 0);
+	r = ddl_turn_last(&sim->s.log, 0);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->time, 9 * DDL_T_MS);
 	KUNIT_EXPECT_EQ(test, r->from, 0);
 	KUNIT_EXPECT_EQ(test, r->to, 1);
 	KUNIT_EXPECT_EQ(test, r->why, DDL_TURN_SLICE);
-	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s, 10));
+	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s.log, 10));
 }
 
 /* A yield is recorded as such; the log keeps the last DDL_TURN_LOG. */
@@ -222,16 +222,16 @@ static void ddl_turn_log_yield_wraps_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_GT(test, sim->s.yields, DDL_TURN_LOG);
 	KUNIT_EXPECT_EQ(test, sim->s.log.turns, sim->s.yields + 1);
-	r = ddl_turn_last(&sim->s, 0);
+	r = ddl_turn_last(&sim->s.log, 0);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_EXPECT_EQ(test, r->why, DDL_TURN_YIELD);
 	KUNIT_EXPECT_NE(test, r->from, r->to);
-	KUNIT_EXPECT_NOT_NULL(test, ddl_turn_last(&sim->s, DDL_TURN_LOG - 1));
-	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s, DDL_TURN_LOG));
+	KUNIT_EXPECT_NOT_NULL(test, ddl_turn_last(&sim->s.log, DDL_TURN_LOG - 1));
+	KUNIT_EXPECT_NULL(test, ddl_turn_last(&sim->s.log, DDL_TURN_LOG));
 	/* Records come newest first, in time order. */
 	for (i = 1; i < DDL_TURN_LOG; i++)
-		KUNIT_EXPECT_LE(test, ddl_turn_last(&sim->s, i)->time,
-				ddl_turn_last(&sim->s, i - 1)->time);
+		KUNIT_EXPECT_LE(test, ddl_turn_last(&sim->s.log, i)->time,
+				ddl_turn_last(&sim->s.log, i - 1)->time);
 }
 
 /* Mode static: a lower minor taking over is recorded as STATIC. */
@@ -246,10 +246,10 @@ static void ddl_turn_log_static_test(struct kunit *test)
 	ddl_sim_enqueue(sim, 0, 5);
 	ddl_sim_send(sim);
 	KUNIT_EXPECT_EQ(test, sim->s.log.turns, 2);
-	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 1)->why, DDL_TURN_START);
-	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 0)->why, DDL_TURN_STATIC);
-	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 0)->from, 2);
-	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s, 0)->to, 0);
+	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s.log, 1)->why, DDL_TURN_START);
+	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s.log, 0)->why, DDL_TURN_STATIC);
+	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s.log, 0)->from, 2);
+	KUNIT_EXPECT_EQ(test, ddl_turn_last(&sim->s.log, 0)->to, 0);
 }
 
 static struct kunit_case ddl_log_test_cases[] = {

@@ -52,9 +52,10 @@
  *     reordered; lowering the limit below the backlog drops packets from the
  *     heads of the classes, background first, counted in drop_change.
  *
- * Decisions live in the core (ddl_core.h: ddl_sched.c, ddl_fair.c, ddl_burst.c,
- * ddl_cluster.c, ddl_keymap.c, ddl_pace.c, ddl_predict.c, ddl_log.c), which
- * knows nothing of skbs or clocks.
+ * Decisions live in the core, which knows nothing of skbs or clocks: eight
+ * units, ddl_sched.c, ddl_keymap.c, ddl_pace.c, ddl_burst.c, ddl_predict.c,
+ * ddl_fair.c, ddl_cluster.c and ddl_log.c.  ddl_sched.c decides who sends
+ * next and is the one that calls the others; ddl_core.h draws the graph.
  */
 
 #include <linux/bitmap.h>
@@ -140,7 +141,7 @@ static void ddl_trace_turn(struct Qdisc *sch, u64 turns)
 
 	if (q->s.log.turns == turns || !trace_ddl_turn_enabled())
 		return;
-	r = ddl_turn_last(&q->s, 0);
+	r = ddl_turn_last(&q->s.log, 0);
 	trace_ddl_turn(sch, ddl_idx_to_minor(q, r->from),
 		       ddl_idx_to_minor(q, r->to), r->why);
 }
@@ -151,7 +152,8 @@ static void ddl_trace_burst_end(struct Qdisc *sch, u32 idx, u64 done)
 
 	if (q->s.log.bursts_done == done || !trace_ddl_burst_end_enabled())
 		return;
-	trace_ddl_burst_end(sch, idx + 1, ddl_burst_last(&q->s, idx, 0));
+	trace_ddl_burst_end(sch, idx + 1,
+			    ddl_burst_last(&q->s.log, idx, 0));
 }
 
 /**
@@ -170,7 +172,7 @@ void ddl_settle(struct Qdisc *sch, u64 now)
 
 	for (i = 0; i < q->s.jobs; i++) {
 		done = q->s.log.bursts_done;
-		ddl_burst_settle(&q->s, &q->params, i, now);
+		ddl_settle_burst(&q->s, &q->params, i, now);
 		ddl_trace_burst_end(sch, i, done);
 	}
 }
@@ -294,7 +296,7 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 			idx = ddl_minor_to_idx(q, TC_H_MIN(res.classid));
 			if (idx != DDL_NONE) {
 				q->cls_filter++;
-				ddl_claim(&q->s, idx);
+				ddl_claim(&q->s.keymap, idx);
 				return idx;
 			}
 		}
@@ -304,7 +306,7 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 		idx = ddl_minor_to_idx(q, TC_H_MIN(skb->priority));
 		if (idx != DDL_NONE) {
 			q->cls_priority++;
-			ddl_claim(&q->s, idx);
+			ddl_claim(&q->s.keymap, idx);
 			return idx;
 		}
 	}
@@ -354,12 +356,12 @@ static enum ddl_signal ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb,
 	unsigned int len = qdisc_pkt_len(skb);
 	enum ddl_signal sig;
 
-	ddl_window(&q->s, &q->params, now);
+	ddl_window(&q->s.pred, &q->params, now);
 	if (idx != DDL_BG(&q->s) || !q->classes[idx].q.qlen)
 		return DDL_SIG_NONE;
 
-	sig = ddl_aqm(&q->s, &q->params, q->classes[idx].qstats.backlog, len,
-		      now);
+	sig = ddl_aqm(&q->s.pace, &q->params, q->classes[idx].qstats.backlog,
+		      len, ddl_lead_open(&q->s.pred), now);
 	if (sig == DDL_SIG_NONE)
 		return DDL_SIG_NONE;
 
@@ -613,7 +615,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 
 	now = ktime_get_ns();
 	throttles = q->s.pace.throttles;
-	if (ddl_pace_hold(&q->s, &q->params, now)) {
+	if (ddl_pace_hold(&q->s.pace, &q->params, now)) {
 		qdisc_qstats_overlimit(sch);
 		if (q->s.pace.throttles != throttles)
 			trace_ddl_throttle(sch, q->s.pace.next - now);
@@ -640,7 +642,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	/* The rank while the job is still queued: its packet leaves now. */
 	if (q->params.ndscp && idx != DDL_BG(&q->s))
 		ddl_set_dscp(q, cl, skb,
-			     ddl_cluster_mark(&q->s, &q->params, idx, now));
+			     ddl_mark(&q->s, &q->params, idx, now));
 	bstats_update(&cl->bstats, skb);
 	ddl_served(&q->s, &q->params, idx, reason, len, !cl->q.qlen, now);
 	if (cl->q.qlen)
@@ -651,7 +653,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
 	if (q->params.target_bytes && idx == DDL_BG(&q->s))
-		ddl_aqm_drained(&q->s, &q->params, cl->qstats.backlog);
+		ddl_aqm_drained(&q->s.pace, &q->params, cl->qstats.backlog);
 	return skb;
 }
 
@@ -746,38 +748,19 @@ static void ddl_shrink(struct Qdisc *sch, u64 now)
 }
 
 /*
- * Types only: ddl_check_ranges() checks the values, so that a bad one is
- * refused with its option and range named, where a policy range would
- * answer "integer out of range" alone.
+ * The options' side in netlink, made from ddl_opts[] (ddl_params.h) at
+ * load by ddl_opts_init(): the policy gives each attribute its type, and
+ * ddl_check_ranges() checks the values, so that a bad one is refused with
+ * its option and range named, where a policy range would answer "integer
+ * out of range" alone.  Each option's message is made once, there: 6.1's
+ * extack has no buffer to format one into.
  */
-static const struct nla_policy ddl_policy[TCA_DDL_MAX + 1] = {
-	[TCA_DDL_PAD]		= { .type = NLA_REJECT },
-	[TCA_DDL_LIMIT]		= { .type = NLA_U32 },
-	[TCA_DDL_JOBS]		= { .type = NLA_U32 },
-	[TCA_DDL_MODE]		= { .type = NLA_U32 },
-	[TCA_DDL_SLICE]		= { .type = NLA_U32 },
-	[TCA_DDL_YIELD]		= { .type = NLA_U32 },
-	[TCA_DDL_MAXWAIT]	= { .type = NLA_U32 },
-	[TCA_DDL_BGSHARE]	= { .type = NLA_U32 },
-	[TCA_DDL_KEY]		= { .type = NLA_U32 },
-	[TCA_DDL_KEYTTL]	= { .type = NLA_U32 },
-	[TCA_DDL_RATE]		= { .type = NLA_U64 },
-	[TCA_DDL_BURST]		= { .type = NLA_U32 },
-	[TCA_DDL_TARGET]	= { .type = NLA_U32 },
-	[TCA_DDL_TARGET_TIME]	= { .type = NLA_U32 },
-	[TCA_DDL_INTERVAL]	= { .type = NLA_U32 },
-	[TCA_DDL_ECN]		= { .type = NLA_U32 },
-	[TCA_DDL_LEAD]		= { .type = NLA_U32 },
-	[TCA_DDL_MAXPERIOD]	= { .type = NLA_U32 },
-	[TCA_DDL_EPOCH]		= { .type = NLA_U32 },
-	[TCA_DDL_BASE]		= { .type = NLA_U64 },
-	[TCA_DDL_DSCP]		= { .type = NLA_BINARY },
-	[TCA_DDL_SHUFFLE]	= { .type = NLA_U32 },
-	[TCA_DDL_MEMORY_LIMIT]	= { .type = NLA_U32 },
-	[TCA_DDL_TIERS]		= { .type = NLA_BINARY },
-};
+#define DDL_MSG_LEN	80
 
-/* Likewise: ddl_change_class() checks the values. */
+static struct nla_policy ddl_policy[TCA_DDL_MAX + 1] __ro_after_init;
+static char ddl_opt_msgs[ARRAY_SIZE(ddl_opts)][DDL_MSG_LEN] __ro_after_init;
+
+/* Types only: ddl_change_class() checks the values. */
 static const struct nla_policy ddl_class_policy[TCA_DDL_CLASS_MAX + 1] = {
 	[TCA_DDL_CLASS_WEIGHT]	= { .type = NLA_U32 },
 	[TCA_DDL_CLASS_SIZE]	= { .type = NLA_U64 },
@@ -787,6 +770,225 @@ static const struct nla_policy ddl_class_policy[TCA_DDL_CLASS_MAX + 1] = {
 				    .len = TC_DDL_ADDRS_MAX *
 					   sizeof(struct in6_addr) },
 };
+
+/* The largest value an option's type holds. */
+static u64 ddl_opt_top(const struct ddl_opt *o)
+{
+	return o->size >= sizeof(u64) ? U64_MAX : BIT_ULL(8 * o->size) - 1;
+}
+
+/* Whether @v is a whole number, not 0, of @d. */
+static bool ddl_whole(u64 v, u32 d)
+{
+	u32 rem;
+
+	div_u64_rem(v, d, &rem);
+	return v && !rem;
+}
+
+/* @v, a value of @unit, as tc writes it: "100us", "128Kb", "1kbit". */
+static void ddl_fmt(char *buf, size_t len, u8 unit, u64 v)
+{
+	static const char * const sizes[] = { "b", "Kb", "Mb", "Gb", "Tb" };
+	static const char * const rates[] = { "bit", "kbit", "Mbit", "Gbit",
+					      "Tbit" };
+	unsigned int i = 0;
+
+	switch (unit) {
+	case DDL_UNIT_MS:
+		v *= USEC_PER_MSEC;
+		fallthrough;
+	case DDL_UNIT_US:
+		if (ddl_whole(v, USEC_PER_SEC))
+			scnprintf(buf, len, "%llus", div_u64(v, USEC_PER_SEC));
+		else if (ddl_whole(v, USEC_PER_MSEC))
+			scnprintf(buf, len, "%llums",
+				  div_u64(v, USEC_PER_MSEC));
+		else
+			scnprintf(buf, len, "%lluus", v);
+		return;
+	case DDL_UNIT_BYTES:
+		for (; ddl_whole(v, SZ_1K) && i < ARRAY_SIZE(sizes) - 1; i++)
+			v = div_u64(v, SZ_1K);
+		scnprintf(buf, len, "%llu%s", v, sizes[i]);
+		return;
+	case DDL_UNIT_RATE:
+		v = v > U64_MAX / 8 ? U64_MAX : v * 8;
+		for (; ddl_whole(v, 1000) && i < ARRAY_SIZE(rates) - 1; i++)
+			v = div_u64(v, 1000);
+		scnprintf(buf, len, "%llu%s", v, rates[i]);
+		return;
+	case DDL_UNIT_NS:
+		scnprintf(buf, len, "%lluns", v);
+		return;
+	case DDL_UNIT_PERCENT:
+		scnprintf(buf, len, "%llu%%", v);
+		return;
+	}
+	scnprintf(buf, len, "%llu", v);
+}
+
+/*
+ * The message that refuses a value of @o: its name and range, in its
+ * unit, and what it takes besides ("limit must be between 1 and 1048576
+ * packets", "slice must be auto or between 100us and 10s").
+ */
+static void ddl_opt_msg(const struct ddl_opt *o, char *buf, size_t len)
+{
+	char lo[24], hi[24], range[56], elem[16] = "";
+	const char *also = "";
+
+	if (o->unit == DDL_UNIT_NAME) {
+		scnprintf(buf, len, "Unknown %s", o->name);
+		return;
+	}
+	if (o->unit == DDL_UNIT_BOOL) {
+		scnprintf(buf, len, "%s must be 0 or 1", o->name);
+		return;
+	}
+	if (o->flags & DDL_OPT_AUTO)
+		also = "auto or ";
+	else if (o->flags & DDL_OPT_OFF)
+		also = "off or ";
+	ddl_fmt(lo, sizeof(lo), o->unit, o->min);
+	ddl_fmt(hi, sizeof(hi), o->unit, o->max);
+	if (!o->min)
+		scnprintf(range, sizeof(range), "at most %s", hi);
+	else if (o->max == ddl_opt_top(o))
+		scnprintf(range, sizeof(range), "at least %s", lo);
+	else
+		scnprintf(range, sizeof(range), "between %s and %s", lo, hi);
+
+	if (o->type != DDL_OPT_ARRAY) {
+		scnprintf(buf, len, "%s must be %s%s%s", o->name, also, range,
+			  o->unit == DDL_UNIT_PACKETS ? " packets" : "");
+		return;
+	}
+	if (o->size > 1)
+		scnprintf(elem, sizeof(elem), " of %u bytes", o->size);
+	scnprintf(buf, len, "%s takes at most %u %s%s%s, each %s", o->name,
+		  o->count_max, o->flags & DDL_OPT_RISING ? "increasing " : "",
+		  o->unit == DDL_UNIT_DSCP ? "code points" : "sizes", elem,
+		  range);
+}
+
+/* The netlink policy and the options' messages, from ddl_opts[]. */
+static void __init ddl_opts_init(void)
+{
+	static const u8 types[] = {
+		[DDL_OPT_U32]	= NLA_U32,
+		[DDL_OPT_U64]	= NLA_U64,
+		[DDL_OPT_ARRAY]	= NLA_BINARY,
+	};
+	unsigned int i;
+
+	ddl_policy[TCA_DDL_PAD].type = NLA_REJECT;
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++) {
+		ddl_policy[ddl_opts[i].attr].type = types[ddl_opts[i].type];
+		ddl_opt_msg(&ddl_opts[i], ddl_opt_msgs[i], DDL_MSG_LEN);
+	}
+}
+
+/* Whether @v is a value of @o: in its range, or one it takes besides. */
+static bool ddl_opt_takes(const struct ddl_opt *o, u64 v)
+{
+	if (v >= o->min && v <= o->max)
+		return true;
+	return ((o->flags & DDL_OPT_AUTO) && v == TC_DDL_AUTO) ||
+	       ((o->flags & DDL_OPT_OFF) && !v) ||
+	       ((o->flags & DDL_OPT_NONE) && v == ddl_opt_top(o));
+}
+
+/* Whether @attr holds a value of @o; an array, values that fit it. */
+static bool ddl_opt_valid(const struct ddl_opt *o, const struct nlattr *attr)
+{
+	const u8 *d = nla_data(attr);
+	int i, n = nla_len(attr);
+	u64 v, prev = 0;
+
+	switch (o->type) {
+	case DDL_OPT_U32:
+		return ddl_opt_takes(o, nla_get_u32(attr));
+	case DDL_OPT_U64:
+		return ddl_opt_takes(o, nla_get_u64(attr));
+	}
+	if (n % o->size || n > o->count_max * o->size)
+		return false;
+	for (i = 0; i < n; i += o->size) {
+		if (o->size == sizeof(u64))
+			memcpy(&v, d + i, sizeof(v));
+		else
+			v = d[i];
+		if (!ddl_opt_takes(o, v) ||
+		    (i && (o->flags & DDL_OPT_RISING) && v <= prev))
+			return false;
+		prev = v;
+	}
+	return true;
+}
+
+/* @attr's value into @p: a value that turns @o off (DDL_OPT_NONE) as 0. */
+static void ddl_opt_apply(struct ddl_params *p, const struct ddl_opt *o,
+			  const struct nlattr *attr)
+{
+	u64 v;
+
+	switch (o->type) {
+	case DDL_OPT_U32:
+		v = nla_get_u32(attr);
+		break;
+	case DDL_OPT_U64:
+		v = nla_get_u64(attr);
+		break;
+	default:
+		v = nla_memcpy((u8 *)p + o->off, attr,
+			       o->count_max * o->size) / o->size;
+		break;
+	}
+	if ((o->flags & DDL_OPT_NONE) && v == ddl_opt_top(o))
+		v = 0;
+	ddl_opt_set(p, o, v);
+}
+
+/* @o as the dump gives it, read locklessly from @p. */
+static int ddl_opt_dump(struct sk_buff *skb, const struct ddl_params *p,
+			const struct ddl_opt *o)
+{
+	const u8 *f = (const u8 *)p + o->off;
+	u64 v;
+
+	switch (o->type) {
+	case DDL_OPT_U32:
+		return nla_put_u32(skb, o->attr, READ_ONCE(*(const u32 *)f));
+	case DDL_OPT_U64:
+		v = READ_ONCE(*(const u64 *)f);
+		if ((o->flags & DDL_OPT_NONE) && !v)
+			v = ddl_opt_top(o);
+		return nla_put_u64_64bit(skb, o->attr, v, TCA_DDL_PAD);
+	}
+	v = READ_ONCE(*(const u32 *)((const u8 *)p + o->count_off));
+	return nla_put(skb, o->attr, v * o->size, f);
+}
+
+/* @o of @src into @dst, which the dump reads locklessly. */
+static void ddl_opt_commit(struct ddl_params *dst, const struct ddl_params *src,
+			   const struct ddl_opt *o)
+{
+	const u8 *s = (const u8 *)src + o->off;
+	u8 *d = (u8 *)dst + o->off;
+
+	switch (o->type) {
+	case DDL_OPT_U32:
+		WRITE_ONCE(*(u32 *)d, *(const u32 *)s);
+		return;
+	case DDL_OPT_U64:
+		WRITE_ONCE(*(u64 *)d, *(const u64 *)s);
+		return;
+	}
+	WRITE_ONCE(*(u32 *)((u8 *)dst + o->count_off),
+		   *(const u32 *)((const u8 *)src + o->count_off));
+	memcpy(d, s, o->count_max * o->size);
+}
 
 /* Whether @attr is given and holds a u32 outside [@min, @max]. */
 static bool ddl_outside(const struct nlattr *attr, u32 min, u32 max)
@@ -799,214 +1001,114 @@ static bool ddl_outside(const struct nlattr *attr, u32 min, u32 max)
 	return v < min || v > max;
 }
 
-/* Likewise, for an option that also takes @also (TC_DDL_AUTO, or 0: off). */
-static bool ddl_outside_or(const struct nlattr *attr, u32 min, u32 max,
-			   u32 also)
+/*
+ * The range of every qdisc option, before anything else: the one place
+ * they are checked (tc leaves them to the kernel), from ddl_opts[].
+ */
+static int ddl_check_ranges(struct nlattr **tb, struct netlink_ext_ack *extack)
 {
-	return ddl_outside(attr, min, max) && nla_get_u32(attr) != also;
-}
+	const struct nlattr *attr = tb[TCA_DDL_RATE];
+	unsigned int i;
 
-static int ddl_check_rate(const struct nlattr *attr,
-			  struct netlink_ext_ack *extack)
-{
-	u64 rate;
-
-	if (!attr)
-		return 0;
-	rate = nla_get_u64(attr);
-	if (!rate) {
+	if (attr && !nla_get_u64(attr)) {
 		NL_SET_ERR_MSG_ATTR(extack, attr,
 				    "rate must be positive; 'rate unlimited' turns shaping off");
 		return -EINVAL;
 	}
-	if (rate != TC_DDL_RATE_NONE &&
-	    (rate < DDL_RATE_MIN || rate > DDL_RATE_MAX)) {
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "rate must be between 1kbit and 1Tbit");
-		return -ERANGE;
-	}
-	return 0;
-}
-
-static int ddl_check_dscp(const struct nlattr *attr,
-			  struct netlink_ext_ack *extack)
-{
-	const u8 *ds;
-	int i;
-
-	if (!attr)
-		return 0;
-	if (nla_len(attr) > TC_DDL_DSCP_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "dscp takes at most 8 code points");
-		return -ERANGE;
-	}
-	ds = nla_data(attr);
-	for (i = 0; i < nla_len(attr); i++) {
-		if (ds[i] > INET_DSCP_MASK >> 2) {
-			NL_SET_ERR_MSG_ATTR(extack, attr, "A DSCP is 0..63");
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++) {
+		attr = tb[ddl_opts[i].attr];
+		if (attr && !ddl_opt_valid(&ddl_opts[i], attr)) {
+			ddl_err_attr(extack, attr, ddl_opt_msgs[i]);
 			return -ERANGE;
 		}
 	}
 	return 0;
 }
 
-static int ddl_check_tiers(const struct nlattr *attr,
-			   struct netlink_ext_ack *extack)
+/* @tb[@type], or NULL without a request (the module parameters). */
+static struct nlattr *ddl_tb(struct nlattr **tb, int type)
 {
-	u64 t[TC_DDL_TIERS_MAX];
-	int i, n;
-
-	if (!attr)
-		return 0;
-	if (nla_len(attr) % sizeof(t[0]) ||
-	    nla_len(attr) > sizeof(t)) {
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "tiers takes at most 7 sizes of 8 bytes");
-		return -ERANGE;
-	}
-	n = nla_memcpy(t, attr, sizeof(t)) / sizeof(t[0]);
-	for (i = 0; i < n; i++) {
-		if (!t[i] || t[i] > DDL_SIZE_MAX ||
-		    (i && t[i] <= t[i - 1])) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "tiers are increasing sizes between 1b and 1Tb");
-			return -ERANGE;
-		}
-	}
-	return 0;
+	return tb ? tb[type] : NULL;
 }
 
-/*
- * The range of every qdisc option, before anything else: the one place
- * they are checked (tc leaves them to the kernel).  Units as tc takes
- * them: sizes in tc's notation (Kb: KiB).
+/**
+ * ddl_params_check() - the rules between options
+ * @p: a configuration, each option in its range, derived
+ *	(ddl_params_derive())
+ * @old: the configuration in force when @p would change it; NULL for a
+ *	new instance, and for the module parameters' defaults
+ * @tb: the request's attributes; NULL for the module parameters
+ * @mtu: bytes of the device's largest packet, to check a target against
+ *	the limit; 0: no device (the module parameters)
+ * @extack: where a refusal says why, or NULL
+ *
+ * The one place of these rules: a request (ddl_parse_opt()) and a module
+ * parameter (ddl_debugfs.c) are checked alike.
+ *
+ * Context: process context.
+ * Return: 0, or -EINVAL with @extack's message.
  */
-static int ddl_check_ranges(struct nlattr **tb, struct netlink_ext_ack *extack)
+int ddl_params_check(const struct ddl_params *p, const struct ddl_params *old,
+		     struct nlattr **tb, u32 mtu,
+		     struct netlink_ext_ack *extack)
 {
-	int err;
+	bool target_auto = p->target_us == TC_DDL_AUTO;
 
-	err = ddl_check_rate(tb[TCA_DDL_RATE], extack);
-	if (err)
-		return err;
-	err = ddl_check_dscp(tb[TCA_DDL_DSCP], extack);
-	if (err)
-		return err;
-	err = ddl_check_tiers(tb[TCA_DDL_TIERS], extack);
-	if (err)
-		return err;
-
-	if (ddl_outside(tb[TCA_DDL_LIMIT], DDL_LIMIT_MIN, DDL_LIMIT_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_LIMIT],
-				    "limit must be between 1 and 1048576 packets");
-	else if (ddl_outside(tb[TCA_DDL_MEMORY_LIMIT], DDL_MEMLIMIT_MIN,
-			     U32_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_MEMORY_LIMIT],
-				    "memory_limit must be at least 128Kb");
-	else if (ddl_outside(tb[TCA_DDL_JOBS], DDL_JOBS_MIN, DDL_JOBS_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_JOBS],
-				    "jobs must be between 1 and 4096");
-	else if (ddl_outside(tb[TCA_DDL_MODE], 0, TC_DDL_MODE_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_MODE], "Unknown mode");
-	else if (ddl_outside_or(tb[TCA_DDL_SLICE], DDL_SLICE_MIN,
-				DDL_SLICE_MAX, TC_DDL_AUTO))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_SLICE],
-				    "slice must be auto or between 100us and 10s");
-	else if (ddl_outside_or(tb[TCA_DDL_YIELD], 0, DDL_YIELD_MAX,
-				TC_DDL_AUTO))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_YIELD],
-				    "yield must be auto or at most 10s");
-	else if (ddl_outside(tb[TCA_DDL_MAXWAIT], DDL_MAXWAIT_MIN,
-			     DDL_MAXWAIT_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_MAXWAIT],
-				    "maxwait must be between 1ms and 60s");
-	else if (ddl_outside(tb[TCA_DDL_BGSHARE], 0, DDL_BGSHARE_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_BGSHARE],
-				    "bgshare must be at most 50%");
-	else if (ddl_outside(tb[TCA_DDL_KEY], 0, TC_DDL_KEY_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_KEY], "Unknown key");
-	else if (ddl_outside(tb[TCA_DDL_KEYTTL], 0, DDL_KEYTTL_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_KEYTTL],
-				    "keyttl must be at most 3600s");
-	else if (ddl_outside(tb[TCA_DDL_BURST], 0, DDL_BURST_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_BURST],
-				    "burst must be at most 64Mb");
-	else if (ddl_outside(tb[TCA_DDL_TARGET], 0, DDL_TARGET_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_TARGET],
-				    "target must be at most 1Gb");
-	else if (ddl_outside_or(tb[TCA_DDL_TARGET_TIME], 0,
-				DDL_TARGET_TIME_MAX, TC_DDL_AUTO))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_TARGET_TIME],
-				    "target must be auto or at most 10s");
-	else if (ddl_outside(tb[TCA_DDL_INTERVAL], DDL_INTERVAL_MIN,
-			     DDL_INTERVAL_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_INTERVAL],
-				    "interval must be between 100us and 10s");
-	else if (ddl_outside(tb[TCA_DDL_ECN], 0, 1))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_ECN],
-				    "ecn must be 0 or 1");
-	else if (ddl_outside_or(tb[TCA_DDL_LEAD], 0, DDL_LEAD_MAX,
-				TC_DDL_AUTO))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_LEAD],
-				    "lead must be auto or at most 10s");
-	else if (ddl_outside(tb[TCA_DDL_MAXPERIOD], DDL_MAXPERIOD_MIN,
-			     DDL_MAXPERIOD_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_MAXPERIOD],
-				    "maxperiod must be between 1ms and 60s");
-	else if (ddl_outside(tb[TCA_DDL_EPOCH], DDL_EPOCH_MIN, DDL_EPOCH_MAX))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_EPOCH],
-				    "epoch must be between 100us and 10s");
-	else if (ddl_outside_or(tb[TCA_DDL_SHUFFLE], DDL_SHUFFLE_MIN,
-				DDL_SHUFFLE_MAX, 0))
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_SHUFFLE],
-				    "shuffle must be off or between 10ms and 3600s");
-	else
-		return 0;
-	return -ERANGE;
-}
-
-static void ddl_get_u32(u32 *v, struct nlattr *attr)
-{
-	if (attr)
-		*v = nla_get_u32(attr);
-}
-
-/* The shaping, target and prediction options, on top of @p. */
-static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
-			  bool create, struct netlink_ext_ack *extack)
-{
-	bool target_auto;
-
-	if (tb[TCA_DDL_RATE]) {
-		u64 rate = nla_get_u64(tb[TCA_DDL_RATE]);
-
-		if (rate == TC_DDL_RATE_NONE) {
-			rate = 0;
-			p->burst = 0;	/* a burst belongs to its rate */
-		}
-		p->rate = rate;
+	if (p->shuffle_us && !p->ndscp) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "shuffle deals the code points of dscp: give dscp, or shuffle off");
+		return -EINVAL;
 	}
-	if (tb[TCA_DDL_TARGET] && tb[TCA_DDL_TARGET_TIME]) {
+	if (p->shuffle_us && p->shuffle_us < p->epoch_us) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "shuffle must be at least one epoch");
+		return -EINVAL;
+	}
+	if (p->ntiers && !p->shuffle_us) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "tiers split the code points a shuffle deals: give shuffle, or tiers off");
+		return -EINVAL;
+	}
+	if (p->ntiers && p->ndscp < p->ntiers + 1) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "tiers need a code point each: give more dscp, or fewer tiers");
+		return -EINVAL;
+	}
+	if (p->ndscp && !p->shuffle_us && !ddl_mode(p)->cluster) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "dscp writes the rank in the cluster order: it needs mode cluster, or a shuffle");
+		return -EINVAL;
+	}
+	if (old && p->jobs != old->jobs) {
+		NL_SET_ERR_MSG_ATTR(extack, ddl_tb(tb, TCA_DDL_JOBS),
+				    "The number of jobs is fixed when the qdisc is created");
+		return -EINVAL;
+	}
+
+	/* An automatic slice or yield follows the jobs: nothing to compare. */
+	if (p->slice_us != TC_DDL_AUTO) {
+		if (p->yield_us && p->yield_us != TC_DDL_AUTO &&
+		    p->yield_us >= p->slice_us) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "yield must be shorter than the slice");
+			return -EINVAL;
+		}
+		if (p->maxwait_us < p->slice_us) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "maxwait must be at least one slice");
+			return -EINVAL;
+		}
+	}
+
+	/* Shaping, the target and prediction. */
+	if (ddl_tb(tb, TCA_DDL_TARGET) && ddl_tb(tb, TCA_DDL_TARGET_TIME)) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "Give the target in bytes or in time, not both");
 		return -EINVAL;
 	}
-	if (tb[TCA_DDL_TARGET]) {
-		p->target = nla_get_u32(tb[TCA_DDL_TARGET]);
-		p->target_us = 0;
-	}
-	if (tb[TCA_DDL_TARGET_TIME]) {
-		p->target_us = nla_get_u32(tb[TCA_DDL_TARGET_TIME]);
-		p->target = 0;
-	}
-	ddl_get_u32(&p->burst, tb[TCA_DDL_BURST]);
-	ddl_get_u32(&p->interval_us, tb[TCA_DDL_INTERVAL]);
-	ddl_get_u32(&p->ecn, tb[TCA_DDL_ECN]);
-	ddl_get_u32(&p->lead_us, tb[TCA_DDL_LEAD]);
-	ddl_get_u32(&p->maxperiod_us, tb[TCA_DDL_MAXPERIOD]);
-
-	if (tb[TCA_DDL_BURST] && p->burst && !p->rate) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_BURST],
+	/* A burst belongs to its rate: 'rate unlimited' clears it. */
+	if (p->burst && !p->rate) {
+		NL_SET_ERR_MSG_ATTR(extack, ddl_tb(tb, TCA_DDL_BURST),
 				    "burst needs a rate");
 		return -EINVAL;
 	}
@@ -1014,16 +1116,14 @@ static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
 	 * An automatic target follows the rate: none without one, and one
 	 * above the limit never acts.  An automatic lead follows the target.
 	 */
-	target_auto = p->target_us == TC_DDL_AUTO;
 	if (p->target_us && !target_auto && !p->rate) {
 		NL_SET_ERR_MSG_MOD(extack, "A target in time needs a rate");
 		return -EINVAL;
 	}
-	ddl_params_derive(p);
 	/* Checked when one of its terms is set: the MTU may have changed. */
-	if (!target_auto &&
-	    (create || tb[TCA_DDL_LIMIT] || tb[TCA_DDL_RATE] ||
-	     tb[TCA_DDL_TARGET] || tb[TCA_DDL_TARGET_TIME]) &&
+	if (mtu && !target_auto &&
+	    (!old || ddl_tb(tb, TCA_DDL_LIMIT) || ddl_tb(tb, TCA_DDL_RATE) ||
+	     ddl_tb(tb, TCA_DDL_TARGET) || ddl_tb(tb, TCA_DDL_TARGET_TIME)) &&
 	    p->target_bytes > (u64)p->limit * mtu) {
 		NL_SET_ERR_MSG_MOD(extack,
 				   "The target is larger than the queue limit (limit x MTU bytes)");
@@ -1050,15 +1150,17 @@ static int ddl_parse_pace(struct ddl_params *p, struct nlattr **tb, u32 mtu,
 }
 
 /*
- * Parse @opt on top of @p and check the combination; touches nothing but
- * @p.  @create: the instance is being created, so jobs may be set.  @mtu:
- * bytes of the largest packet, to check a target against the limit.
+ * Parse @opt on top of @p and check the result; touches nothing but @p.
+ * @old: the configuration in force (a change), or NULL (a new instance,
+ * whose jobs may be set).  @mtu: bytes of the largest packet, to check a
+ * target against the limit.
  */
-static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
-			 u32 mtu, struct netlink_ext_ack *extack)
+static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt,
+			 const struct ddl_params *old, u32 mtu,
+			 struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_DDL_MAX + 1];
-	u32 jobs = p->jobs;
+	unsigned int i;
 	int err;
 
 	err = nla_parse_nested(tb, TCA_DDL_MAX, opt, ddl_policy, extack);
@@ -1068,104 +1170,29 @@ static int ddl_parse_opt(struct ddl_params *p, struct nlattr *opt, bool create,
 	if (err)
 		return err;
 
-	ddl_get_u32(&p->limit, tb[TCA_DDL_LIMIT]);
-	ddl_get_u32(&p->memory_limit, tb[TCA_DDL_MEMORY_LIMIT]);
-	ddl_get_u32(&jobs, tb[TCA_DDL_JOBS]);
-	ddl_get_u32(&p->mode, tb[TCA_DDL_MODE]);
-	ddl_get_u32(&p->slice_us, tb[TCA_DDL_SLICE]);
-	ddl_get_u32(&p->yield_us, tb[TCA_DDL_YIELD]);
-	ddl_get_u32(&p->maxwait_us, tb[TCA_DDL_MAXWAIT]);
-	ddl_get_u32(&p->bgshare, tb[TCA_DDL_BGSHARE]);
-	ddl_get_u32(&p->key, tb[TCA_DDL_KEY]);
-	ddl_get_u32(&p->keyttl_ms, tb[TCA_DDL_KEYTTL]);
-	ddl_get_u32(&p->epoch_us, tb[TCA_DDL_EPOCH]);
-	if (tb[TCA_DDL_BASE])
-		p->base_ns = nla_get_u64(tb[TCA_DDL_BASE]);
-	if (tb[TCA_DDL_DSCP]) {
-		p->ndscp = nla_memcpy(p->dscp, tb[TCA_DDL_DSCP],
-				      sizeof(p->dscp));
-	}
-	ddl_get_u32(&p->shuffle_us, tb[TCA_DDL_SHUFFLE]);
-	if (tb[TCA_DDL_TIERS]) {
-		p->ntiers = nla_memcpy(p->tiers, tb[TCA_DDL_TIERS],
-				       sizeof(p->tiers)) / sizeof(p->tiers[0]);
-	}
-	if (p->shuffle_us && !p->ndscp) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "shuffle deals the code points of dscp: give dscp, or shuffle off");
-		return -EINVAL;
-	}
-	if (p->shuffle_us && p->shuffle_us < p->epoch_us) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "shuffle must be at least one epoch");
-		return -EINVAL;
-	}
-	if (p->ntiers && !p->shuffle_us) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "tiers split the code points a shuffle deals: give shuffle, or tiers off");
-		return -EINVAL;
-	}
-	if (p->ntiers && p->ndscp < p->ntiers + 1) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "tiers need a code point each: give more dscp, or fewer tiers");
-		return -EINVAL;
-	}
-	if (p->ndscp && !p->shuffle_us && !ddl_mode(p)->cluster) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "dscp writes the rank in the cluster order: it needs mode cluster, or a shuffle");
-		return -EINVAL;
-	}
-
-	if (jobs != p->jobs && !create) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DDL_JOBS],
-				    "The number of jobs is fixed when the qdisc is created");
-		return -EINVAL;
-	}
-	p->jobs = jobs;
-
-	/* An automatic slice or yield follows the jobs: nothing to compare. */
-	if (p->slice_us == TC_DDL_AUTO)
-		return ddl_parse_pace(p, tb, mtu, create, extack);
-	if (p->yield_us && p->yield_us != TC_DDL_AUTO &&
-	    p->yield_us >= p->slice_us) {
-		NL_SET_ERR_MSG_MOD(extack, "yield must be shorter than the slice");
-		return -EINVAL;
-	}
-	if (p->maxwait_us < p->slice_us) {
-		NL_SET_ERR_MSG_MOD(extack, "maxwait must be at least one slice");
-		return -EINVAL;
-	}
-	return ddl_parse_pace(p, tb, mtu, create, extack);
+	/* A burst belongs to its rate: no rate, no burst, unless given. */
+	if (tb[TCA_DDL_RATE] &&
+	    nla_get_u64(tb[TCA_DDL_RATE]) == TC_DDL_RATE_NONE)
+		p->burst = 0;
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++)
+		if (tb[ddl_opts[i].attr])
+			ddl_opt_apply(p, &ddl_opts[i], tb[ddl_opts[i].attr]);
+	/* The target is in bytes or in time: the one given clears the other. */
+	if (tb[TCA_DDL_TARGET])
+		p->target_us = 0;
+	if (tb[TCA_DDL_TARGET_TIME])
+		p->target = 0;
+	ddl_params_derive(p);
+	return ddl_params_check(p, old, tb, mtu, extack);
 }
 
 static void ddl_commit_params(struct ddl_params *dst,
 			      const struct ddl_params *src)
 {
-	WRITE_ONCE(dst->limit, src->limit);
-	WRITE_ONCE(dst->memory_limit, src->memory_limit);
-	WRITE_ONCE(dst->jobs, src->jobs);
-	WRITE_ONCE(dst->mode, src->mode);
-	WRITE_ONCE(dst->slice_us, src->slice_us);
-	WRITE_ONCE(dst->yield_us, src->yield_us);
-	WRITE_ONCE(dst->maxwait_us, src->maxwait_us);
-	WRITE_ONCE(dst->bgshare, src->bgshare);
-	WRITE_ONCE(dst->key, src->key);
-	WRITE_ONCE(dst->keyttl_ms, src->keyttl_ms);
-	WRITE_ONCE(dst->rate, src->rate);
-	WRITE_ONCE(dst->burst, src->burst);
-	WRITE_ONCE(dst->target, src->target);
-	WRITE_ONCE(dst->target_us, src->target_us);
-	WRITE_ONCE(dst->interval_us, src->interval_us);
-	WRITE_ONCE(dst->ecn, src->ecn);
-	WRITE_ONCE(dst->lead_us, src->lead_us);
-	WRITE_ONCE(dst->maxperiod_us, src->maxperiod_us);
-	WRITE_ONCE(dst->epoch_us, src->epoch_us);
-	WRITE_ONCE(dst->base_ns, src->base_ns);
-	WRITE_ONCE(dst->ndscp, src->ndscp);
-	memcpy(dst->dscp, src->dscp, sizeof(dst->dscp));
-	WRITE_ONCE(dst->shuffle_us, src->shuffle_us);
-	WRITE_ONCE(dst->ntiers, src->ntiers);
-	memcpy(dst->tiers, src->tiers, sizeof(dst->tiers));
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++)
+		ddl_opt_commit(dst, src, &ddl_opts[i]);
 	dst->burst_ns = src->burst_ns;
 	dst->target_bytes = src->target_bytes;
 	dst->lead_ns = src->lead_ns;
@@ -1179,7 +1206,8 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 	u64 now;
 	int err;
 
-	err = ddl_parse_opt(&p, opt, false, psched_mtu(qdisc_dev(sch)), extack);
+	err = ddl_parse_opt(&p, opt, &q->params, psched_mtu(qdisc_dev(sch)),
+			    extack);
 	if (err)
 		return err;
 
@@ -1234,12 +1262,11 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 	u32 i;
 
 	qdisc_watchdog_init(&q->watchdog, sch);
-	ddl_params_init(&p);
 	ddl_params_defaults(&p);
 	if (ddl_per_queue(sch))
 		p.mode = TC_DDL_MODE_CLUSTER;
 	if (opt) {
-		err = ddl_parse_opt(&p, opt, true, psched_mtu(qdisc_dev(sch)),
+		err = ddl_parse_opt(&p, opt, NULL, psched_mtu(qdisc_dev(sch)),
 				    extack);
 		if (err)
 			return err;
@@ -1287,46 +1314,22 @@ static void ddl_destroy(struct Qdisc *sch)
 static int ddl_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
+	const struct ddl_opt *o;
 	struct nlattr *opts;
+	unsigned int i;
 
 	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
 	if (!opts)
 		return -EMSGSIZE;
 
-	if (nla_put_u32(skb, TCA_DDL_LIMIT, READ_ONCE(q->params.limit)) ||
-	    nla_put_u32(skb, TCA_DDL_MEMORY_LIMIT,
-			READ_ONCE(q->params.memory_limit)) ||
-	    nla_put_u32(skb, TCA_DDL_JOBS, READ_ONCE(q->params.jobs)) ||
-	    nla_put_u32(skb, TCA_DDL_MODE, READ_ONCE(q->params.mode)) ||
-	    nla_put_u32(skb, TCA_DDL_SLICE, READ_ONCE(q->params.slice_us)) ||
-	    nla_put_u32(skb, TCA_DDL_YIELD, READ_ONCE(q->params.yield_us)) ||
-	    nla_put_u32(skb, TCA_DDL_MAXWAIT,
-			READ_ONCE(q->params.maxwait_us)) ||
-	    nla_put_u32(skb, TCA_DDL_BGSHARE, READ_ONCE(q->params.bgshare)) ||
-	    nla_put_u32(skb, TCA_DDL_KEY, READ_ONCE(q->params.key)) ||
-	    nla_put_u32(skb, TCA_DDL_KEYTTL, READ_ONCE(q->params.keyttl_ms)) ||
-	    nla_put_u64_64bit(skb, TCA_DDL_RATE,
-			      READ_ONCE(q->params.rate) ?: TC_DDL_RATE_NONE,
-			      TCA_DDL_PAD) ||
-	    nla_put_u32(skb, TCA_DDL_BURST, READ_ONCE(q->params.burst)) ||
-	    nla_put_u32(skb, TCA_DDL_INTERVAL,
-			READ_ONCE(q->params.interval_us)) ||
-	    nla_put_u32(skb, TCA_DDL_ECN, READ_ONCE(q->params.ecn)) ||
-	    nla_put_u32(skb, TCA_DDL_LEAD, READ_ONCE(q->params.lead_us)) ||
-	    nla_put_u32(skb, TCA_DDL_MAXPERIOD,
-			READ_ONCE(q->params.maxperiod_us)) ||
-	    nla_put_u32(skb, TCA_DDL_EPOCH, READ_ONCE(q->params.epoch_us)) ||
-	    nla_put_u64_64bit(skb, TCA_DDL_BASE, READ_ONCE(q->params.base_ns),
-			      TCA_DDL_PAD) ||
-	    nla_put(skb, TCA_DDL_DSCP, READ_ONCE(q->params.ndscp),
-		    q->params.dscp) ||
-	    nla_put_u32(skb, TCA_DDL_SHUFFLE, READ_ONCE(q->params.shuffle_us)) ||
-	    nla_put(skb, TCA_DDL_TIERS,
-		    READ_ONCE(q->params.ntiers) * sizeof(q->params.tiers[0]),
-		    q->params.tiers))
-		goto nla_put_failure;
-
-	/* The target as it was given: in time or in bytes. */
+	for (i = 0; i < ARRAY_SIZE(ddl_opts); i++) {
+		o = &ddl_opts[i];
+		/* The target as it was given, below: in time or in bytes. */
+		if (o->attr == TCA_DDL_TARGET || o->attr == TCA_DDL_TARGET_TIME)
+			continue;
+		if (ddl_opt_dump(skb, &q->params, o))
+			goto nla_put_failure;
+	}
 	if (READ_ONCE(q->params.target_us)) {
 		if (nla_put_u32(skb, TCA_DDL_TARGET_TIME,
 				READ_ONCE(q->params.target_us)))
@@ -1376,7 +1379,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->keys_mapped = q->s.keymap.mapped;
 	now = ktime_get_ns();
 	/* Bring the lead window up to date: it moves only on arrivals. */
-	ddl_window(&q->s, &q->params, now);
+	ddl_window(&q->s.pred, &q->params, now);
 	qs->throttled_ns = q->s.pace.throttled_ns;
 	if (q->s.pace.throttled_since)
 		qs->throttled_ns += now - q->s.pace.throttled_since;
@@ -1387,7 +1390,7 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->aqm_drops = q->aqm_drops;
 	qs->bursts = q->s.burst.count;
 	qs->leads = q->s.pred.leads;
-	qs->lead_ns = ddl_lead_ns(&q->s, now);
+	qs->lead_ns = ddl_lead_ns(&q->s.pred, now);
 	qs->lead_marks = q->lead_marks;
 	qs->lead_drops = q->lead_drops;
 	qs->pred_hits = q->s.pred.hits;
@@ -1512,7 +1515,7 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		ddl_set_weight(&q->s, &q->params, idx,
 			       nla_get_u32(tb[TCA_DDL_CLASS_WEIGHT]));
 	if (tb[TCA_DDL_CLASS_SIZE])
-		ddl_cluster_size(&q->s, idx,
+		ddl_cluster_size(&q->s.cls[idx].cl,
 				 nla_get_u64(tb[TCA_DDL_CLASS_SIZE]));
 	if (tb[TCA_DDL_CLASS_CGROUP]) {
 		u64 id = nla_get_u64(tb[TCA_DDL_CLASS_CGROUP]);
@@ -1520,11 +1523,11 @@ static int ddl_change_class(struct Qdisc *sch, u32 classid, u32 parentid,
 		ddl_cgroup_bind(q, idx, id);
 		/* The key never takes a class a launcher bound. */
 		if (id)
-			ddl_claim(&q->s, idx);
+			ddl_claim(&q->s.keymap, idx);
 	}
 	if (tb[TCA_DDL_CLASS_ADDRS]) {
 		if (set)
-			ddl_claim(&q->s, idx);
+			ddl_claim(&q->s.keymap, idx);
 		ddl_addr_bind(q, idx, &set);
 	}
 	sch_tree_unlock(sch);
@@ -1561,7 +1564,7 @@ static unsigned long ddl_bind_tcf(struct Qdisc *sch, unsigned long parent,
 
 	/* Called with and without the tree lock: ddl_bind() copes. */
 	if (arg)
-		ddl_bind(&q->s, arg - 1);
+		ddl_bind(&q->s.keymap, arg - 1);
 	return arg;
 }
 
@@ -1569,7 +1572,7 @@ static void ddl_unbind_tcf(struct Qdisc *sch, unsigned long arg)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 
-	ddl_unbind(&q->s, arg - 1);
+	ddl_unbind(&q->s.keymap, arg - 1);
 }
 
 static int ddl_dump_class(struct Qdisc *sch, unsigned long arg,
@@ -1644,7 +1647,7 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	cs->predicted = c->pred.predicted;
 	if (idx != DDL_BG(&q->s)) {
 		done = q->s.log.bursts_done;
-		ddl_burst_settle(&q->s, &q->params, idx, now);
+		ddl_settle_burst(&q->s, &q->params, idx, now);
 		ddl_trace_burst_end(sch, idx, done);
 		l = &q->s.log.jlog[idx];
 		cs->bursts_done = l->done;
@@ -1662,7 +1665,7 @@ static int ddl_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		cs->cl_allow = c->cl.allow;
 		cs->cl_rot = c->cl.rot;
 		if (c->backlogged)
-			cs->rank = ddl_cluster_rank(&q->s, idx,
+			cs->rank = ddl_cluster_rank(&q->s.cl, &c->cl,
 						    TC_DDL_DSCP_MAX, now);
 	}
 	cs->dscp_marks = cl->dscp_marks;
@@ -1724,6 +1727,7 @@ static int __init ddl_module_init(void)
 {
 	int err;
 
+	ddl_opts_init();
 	err = ddl_debugfs_init();
 	if (err)
 		return err;

@@ -424,19 +424,19 @@ static void ddl_pace_hold_accounting_test(struct kunit *test)
 
 	/* Idle before: the burst and one packet leave at once. */
 	for (i = 0; i < 3; i++) {
-		KUNIT_EXPECT_FALSE_MSG(test, ddl_pace_hold(s, &sim->p, t0),
+		KUNIT_EXPECT_FALSE_MSG(test, ddl_pace_hold(&s->pace, &sim->p, t0),
 				       "packet %u", i);
 		ddl_psim_send(sim, 0, 1500, t0);
 	}
 	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 12000);
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 0ULL);
 
-	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0));
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, t0));
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
-	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 5000));
-	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 11999));
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, t0 + 5000));
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, t0 + 11999));
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
-	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + 12000));
+	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(&s->pace, &sim->p, t0 + 12000));
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 	ddl_psim_send(sim, 0, 1500, t0 + 12000);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 12000ULL);
@@ -445,9 +445,9 @@ static void ddl_pace_hold_accounting_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 24000);
 
 	/* A second hold period, asked first at 20 us, ends with a late send. */
-	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, t0 + 20000));
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, t0 + 20000));
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
-	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + 30000));
+	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(&s->pace, &sim->p, t0 + 30000));
 	ddl_psim_send(sim, 0, 9000, t0 + 30000);
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 22000ULL);
@@ -456,7 +456,7 @@ static void ddl_pace_hold_accounting_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->pace.next, t0 + 24000 + 72000);
 
 	/* A packet sent without a hold is not a paced one. */
-	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, t0 + DDL_P_SEC));
+	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(&s->pace, &sim->p, t0 + DDL_P_SEC));
 	ddl_psim_send(sim, 0, 1500, t0 + DDL_P_SEC);
 	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 2ULL);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 22000ULL);
@@ -507,10 +507,10 @@ static void ddl_pace_greedy_test(struct kunit *test)
 	while (sent < c->n) {
 		u64 next = s->pace.next;
 
-		if (ddl_pace_hold(s, &sim->p, now)) {
+		if (ddl_pace_hold(&s->pace, &sim->p, now)) {
 			KUNIT_ASSERT_GT(test, next, now);
 			/* Asking again halfway changes nothing. */
-			KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p,
+			KUNIT_EXPECT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p,
 							      now + (next - now) / 2));
 			held += next + c->late_ns - now;
 			now = next + c->late_ns;
@@ -548,10 +548,10 @@ static void ddl_pace_no_rate_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	for (i = 0; i < 1000; i++) {
-		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0));
+		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(&s->pace, &sim->p, DDL_P_T0));
 		ddl_psim_send(sim, 0, 65536, DDL_P_T0);
 	}
-	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p, 0));
+	KUNIT_EXPECT_FALSE(test, ddl_pace_hold(&s->pace, &sim->p, 0));
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 0ULL);
@@ -593,7 +593,7 @@ static void ddl_pace_new_rate_test(struct kunit *test)
 	ddl_activate(s, &sim->p, 0, t);
 	ddl_psim_send(sim, 0, 65536, t);
 	ddl_psim_send(sim, 0, 65536, t);
-	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, t + 10));
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, t + 10));
 
 	old = sim->p;
 	sim->p.rate = c->new_rate;
@@ -603,7 +603,7 @@ static void ddl_pace_new_rate_test(struct kunit *test)
 	ddl_reconfigure(s, &old, &sim->p, t);
 	burst = ddl_p_burst_bytes(c->new_rate, 0);
 
-	while (!ddl_pace_hold(s, &sim->p, t)) {
+	while (!ddl_pace_hold(&s->pace, &sim->p, t)) {
 		ddl_psim_send(sim, 0, c->len, t);
 		bytes += c->len;
 		KUNIT_ASSERT_LE(test, bytes, burst + c->len);
@@ -638,14 +638,14 @@ static void ddl_pace_other_change_keeps_hold_test(struct kunit *test)
 	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
 	next = s->pace.next;
-	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 1));
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, DDL_P_T0 + 1));
 
 	old = sim->p;
 	sim->p.slice_us = 2 * old.slice_us;
 	sim->p.target = DDL_P_TARGET;
 	ddl_params_derive(&sim->p);
 	ddl_reconfigure(s, &old, &sim->p, DDL_P_T0 + 2);
-	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 3));
+	KUNIT_EXPECT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, DDL_P_T0 + 3));
 	KUNIT_EXPECT_EQ(test, s->pace.next, next);
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 }
@@ -663,7 +663,7 @@ static void ddl_pace_rate_off_test(struct kunit *test)
 	ddl_params_derive(&sim->p);
 	ddl_activate(s, &sim->p, 0, DDL_P_T0);
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
-	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 100));
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, DDL_P_T0 + 100));
 
 	old = sim->p;
 	sim->p.rate = 0;
@@ -672,7 +672,7 @@ static void ddl_pace_rate_off_test(struct kunit *test)
 	ddl_reconfigure(s, &old, &sim->p, DDL_P_T0 + 700);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 600ULL);
 	for (i = 0; i < 10; i++) {
-		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(s, &sim->p,
+		KUNIT_EXPECT_FALSE(test, ddl_pace_hold(&s->pace, &sim->p,
 						       DDL_P_T0 + 800));
 		ddl_psim_send(sim, 0, 65536, DDL_P_T0 + 800);
 	}
@@ -695,15 +695,15 @@ static void ddl_pace_release_test(struct kunit *test)
 	sim->p.burst = 1;
 	ddl_params_derive(&sim->p);
 	ddl_activate(s, &sim->p, 0, DDL_P_T0);
-	ddl_pace_release(s, DDL_P_T0);
+	ddl_pace_release(&s->pace, DDL_P_T0);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 0ULL);
 
 	ddl_psim_send(sim, 0, 65536, DDL_P_T0);
 	next = s->pace.next;
-	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, DDL_P_T0 + 100));
-	ddl_pace_release(s, DDL_P_T0 + 400);
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, DDL_P_T0 + 100));
+	ddl_pace_release(&s->pace, DDL_P_T0 + 400);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
-	ddl_pace_release(s, DDL_P_T0 + 900);
+	ddl_pace_release(&s->pace, DDL_P_T0 + 900);
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
 
 	ddl_psim_send(sim, 0, 1500, next);
@@ -712,7 +712,7 @@ static void ddl_pace_release_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->pace.throttled_ns, 300ULL);
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 1ULL);
 
-	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(s, &sim->p, next + 1000));
+	KUNIT_ASSERT_TRUE(test, ddl_pace_hold(&s->pace, &sim->p, next + 1000));
 	KUNIT_EXPECT_EQ(test, s->pace.throttles, 2ULL);
 	ddl_psim_send(sim, 0, 1500, s->pace.next);
 	KUNIT_EXPECT_EQ(test, s->pace.paced_pkts, 1ULL);
@@ -744,6 +744,14 @@ static struct kunit_suite ddl_pace_test_suite = {
 
 /* sch_ddl_aqm: ddl_aqm() */
 
+/* ddl_aqm() as the glue calls it: told whether a lead window is open. */
+static enum ddl_signal ddl_t_aqm(struct ddl_sched *s,
+				 const struct ddl_params *p, u64 other, u32 len,
+				 u64 now)
+{
+	return ddl_aqm(&s->pace, p, other, len, ddl_lead_open(&s->pred), now);
+}
+
 /* Without a target nothing is ever signalled, whatever the queue. */
 static void ddl_aqm_no_target_test(struct kunit *test)
 {
@@ -760,8 +768,8 @@ static void ddl_aqm_no_target_test(struct kunit *test)
 			for (t = DDL_P_T0; t < DDL_P_T0 + 100 * DDL_P_MS;
 			     t += 50 * DDL_P_US)
 				KUNIT_EXPECT_EQ(test,
-						ddl_aqm(&sim->s, &sim->p,
-							others[i], lens[j], t),
+						ddl_t_aqm(&sim->s, &sim->p,
+							  others[i], lens[j], t),
 						DDL_SIG_NONE);
 }
 
@@ -805,7 +813,7 @@ static void ddl_aqm_at_or_below_test(struct kunit *test)
 	other = sim->p.target_bytes + c->delta - c->len;
 	for (t = DDL_P_T0; t < DDL_P_T0 + 100 * DDL_P_MS; t += DDL_P_MS)
 		KUNIT_EXPECT_EQ(test,
-				ddl_aqm(&sim->s, &sim->p, other, c->len, t),
+				ddl_t_aqm(&sim->s, &sim->p, other, c->len, t),
 				DDL_SIG_NONE);
 }
 
@@ -875,7 +883,7 @@ static void ddl_aqm_interval_test(struct kunit *test)
 		want = t - t0 >= interval &&
 		       (!signalled || t - last >= interval) ?
 		       DDL_SIG_TARGET : DDL_SIG_NONE;
-		sig = ddl_aqm(&sim->s, &sim->p, other, c->len, t);
+		sig = ddl_t_aqm(&sim->s, &sim->p, other, c->len, t);
 		KUNIT_EXPECT_EQ_MSG(test, sig, want, "at %llu ns", t - t0);
 		if (sig == DDL_SIG_TARGET) {
 			signalled = true;
@@ -907,13 +915,13 @@ static void ddl_aqm_green_change_test(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t0, 3000));
 	KUNIT_EXPECT_EQ(test, sim->s.green, 0U);
-	KUNIT_EXPECT_EQ(test, ddl_aqm(&sim->s, &sim->p, other, 1, sim->now),
+	KUNIT_EXPECT_EQ(test, ddl_t_aqm(&sim->s, &sim->p, other, 1, sim->now),
 			DDL_SIG_NONE);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, sim->now + DDL_P_MS,
 					       3000));
 	KUNIT_EXPECT_EQ(test, sim->s.green, 1U);
-	KUNIT_EXPECT_EQ(test, ddl_aqm(&sim->s, &sim->p, other, 1,
-				      t0 + interval + 10 * DDL_P_US),
+	KUNIT_EXPECT_EQ(test, ddl_t_aqm(&sim->s, &sim->p, other, 1,
+					t0 + interval + 10 * DDL_P_US),
 			DDL_SIG_TARGET);
 }
 
@@ -936,7 +944,7 @@ static void ddl_aqm_expect_quiet(struct kunit *test, struct ddl_sched *s,
 				 u64 end)
 {
 	for (; t < end; t += DDL_P_MS)
-		KUNIT_EXPECT_EQ_MSG(test, ddl_aqm(s, p, other, DDL_P_PKT, t),
+		KUNIT_EXPECT_EQ_MSG(test, ddl_t_aqm(s, p, other, DDL_P_PKT, t),
 				    DDL_SIG_NONE, "at %llu", t);
 }
 
@@ -960,22 +968,22 @@ static void ddl_aqm_reset_test(struct kunit *test)
 	/* Above for just under an interval, then down: nothing. */
 	ddl_aqm_expect_quiet(test, s, p, above, t, DDL_P_T0 + interval);
 	t = DDL_P_T0 + interval;
-	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, below, DDL_P_PKT, t),
+	KUNIT_EXPECT_EQ(test, ddl_t_aqm(s, p, below, DDL_P_PKT, t),
 			DDL_SIG_NONE);
 
 	/* Above again: a full interval from now. */
 	t1 = t + DDL_P_MS;
 	ddl_aqm_expect_quiet(test, s, p, above, t1, t1 + interval);
-	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
+	KUNIT_EXPECT_EQ(test, ddl_t_aqm(s, p, above, DDL_P_PKT, t1 + interval),
 			DDL_SIG_TARGET);
 
 	/* After a signal: down and up again, again a full interval. */
 	t = t1 + interval + DDL_P_MS;
-	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, below, DDL_P_PKT, t),
+	KUNIT_EXPECT_EQ(test, ddl_t_aqm(s, p, below, DDL_P_PKT, t),
 			DDL_SIG_NONE);
 	t1 = t + 5 * interval;
 	ddl_aqm_expect_quiet(test, s, p, above, t1, t1 + interval);
-	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
+	KUNIT_EXPECT_EQ(test, ddl_t_aqm(s, p, above, DDL_P_PKT, t1 + interval),
 			DDL_SIG_TARGET);
 }
 
@@ -998,15 +1006,15 @@ static void ddl_aqm_drained_test(struct kunit *test)
 	ddl_aqm_expect_quiet(test, s, p, above, t, DDL_P_T0 + interval);
 	t = DDL_P_T0 + interval;
 	/* Drained between two arrivals; still above at a dequeue: no reset. */
-	ddl_aqm_drained(s, p, DDL_P_TARGET + 1);
-	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t),
+	ddl_aqm_drained(&s->pace, p, DDL_P_TARGET + 1);
+	KUNIT_EXPECT_EQ(test, ddl_t_aqm(s, p, above, DDL_P_PKT, t),
 			DDL_SIG_TARGET);
 
 	t += 2 * interval;
-	ddl_aqm_drained(s, p, DDL_P_TARGET);
+	ddl_aqm_drained(&s->pace, p, DDL_P_TARGET);
 	t1 = t;
 	ddl_aqm_expect_quiet(test, s, p, above, t1, t1 + interval);
-	KUNIT_EXPECT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, t1 + interval),
+	KUNIT_EXPECT_EQ(test, ddl_t_aqm(s, p, above, DDL_P_PKT, t1 + interval),
 			DDL_SIG_TARGET);
 }
 
@@ -1037,24 +1045,24 @@ static void ddl_aqm_lead_window_test(struct kunit *test)
 		/* Before the window: at target, nothing. */
 		for (tt = sim->now + 100 * DDL_P_US; tt < t + period - lead;
 		     tt += 100 * DDL_P_US) {
-			ddl_window(s, p, tt);
-			KUNIT_ASSERT_EQ(test, ddl_aqm(s, p, at, DDL_P_PKT, tt),
+			ddl_window(&s->pred, p, tt);
+			KUNIT_ASSERT_EQ(test, ddl_t_aqm(s, p, at, DDL_P_PKT, tt),
 					DDL_SIG_NONE);
 		}
 		/* In it: every packet above target, at once. */
 		for (tt = t + period - lead; tt < t + period;
 		     tt += 100 * DDL_P_US) {
-			ddl_window(s, p, tt);
+			ddl_window(&s->pred, p, tt);
 			KUNIT_ASSERT_EQ(test, ddl_lead_job(s), 0U);
 			if (++n % 5) {
 				KUNIT_ASSERT_EQ(test,
-						ddl_aqm(s, p, above, DDL_P_PKT,
-							tt),
+						ddl_t_aqm(s, p, above, DDL_P_PKT,
+							  tt),
 						DDL_SIG_LEAD);
 			} else {
 				KUNIT_ASSERT_EQ(test,
-						ddl_aqm(s, p, at, DDL_P_PKT,
-							tt),
+						ddl_t_aqm(s, p, at, DDL_P_PKT,
+							  tt),
 						DDL_SIG_NONE);
 			}
 		}
@@ -1066,14 +1074,14 @@ static void ddl_aqm_lead_window_test(struct kunit *test)
 	}
 	/* The second window misses: LEAD until pred + lead, then never. */
 	for (tt = t; tt < t + lead; tt += 100 * DDL_P_US) {
-		ddl_window(s, p, tt);
-		KUNIT_ASSERT_EQ(test, ddl_aqm(s, p, above, DDL_P_PKT, tt),
+		ddl_window(&s->pred, p, tt);
+		KUNIT_ASSERT_EQ(test, ddl_t_aqm(s, p, above, DDL_P_PKT, tt),
 				DDL_SIG_LEAD);
 	}
 	KUNIT_EXPECT_EQ(test, s->pred.hits, 1ULL);
 	for (tt = t + lead; tt < t + 5 * period; tt += 100 * DDL_P_US) {
-		ddl_window(s, p, tt);
-		sig = ddl_aqm(s, p, above, DDL_P_PKT, tt);
+		ddl_window(&s->pred, p, tt);
+		sig = ddl_t_aqm(s, p, above, DDL_P_PKT, tt);
 		KUNIT_ASSERT_NE(test, sig, DDL_SIG_LEAD);
 		if (sig == DDL_SIG_TARGET) {
 			KUNIT_EXPECT_TRUE(test, !last || tt - last >= interval);

@@ -268,20 +268,20 @@ static void ddl_predict_window_test(struct kunit *test)
 		open = t + c->period - lead;
 		/* Scan the whole period, then the edges exactly. */
 		for (tt = sim->now + DDL_P_MS; tt < open - 1; tt += DDL_P_MS) {
-			ddl_window(s, &sim->p, tt);
+			ddl_window(&s->pred, &sim->p, tt);
 			KUNIT_EXPECT_EQ_MSG(test, ddl_lead_job(s), DDL_NONE,
 					    "period %u at %llu", i, tt - t);
 		}
-		ddl_window(s, &sim->p, open - 1);
+		ddl_window(&s->pred, &sim->p, open - 1);
 		KUNIT_EXPECT_EQ_MSG(test, ddl_lead_job(s), DDL_NONE,
 				    "period %u, before open", i);
 		want = c->armed ? 3 : DDL_NONE;
 		for (tt = open; tt < t + c->period; tt += DDL_P_MS) {
-			ddl_window(s, &sim->p, tt);
+			ddl_window(&s->pred, &sim->p, tt);
 			KUNIT_EXPECT_EQ_MSG(test, ddl_lead_job(s), want,
 					    "period %u at %llu", i, tt - t);
 		}
-		ddl_window(s, &sim->p, t + c->period - 1);
+		ddl_window(&s->pred, &sim->p, t + c->period - 1);
 		KUNIT_EXPECT_EQ(test, ddl_lead_job(s), want);
 
 		t += c->period;
@@ -294,7 +294,7 @@ static void ddl_predict_window_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->pred.leads, c->armed ? 8ULL : 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->cls[3].pred.misses, 0ULL);
-	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, sim->now), c->armed ? 8 * lead : 0);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(&s->pred, sim->now), c->armed ? 8 * lead : 0);
 }
 
 /*
@@ -316,19 +316,19 @@ static void ddl_predict_miss_bounded_test(struct kunit *test)
 
 	for (tt = sim->now + 100 * DDL_P_US; tt < t + 10 * period;
 	     tt += 100 * DDL_P_US) {
-		ddl_window(s, &sim->p, tt);
+		ddl_window(&s->pred, &sim->p, tt);
 		want = tt >= pred - lead && tt < pred + lead ? 1 : DDL_NONE;
 		KUNIT_ASSERT_EQ_MSG(test, ddl_lead_job(s), want, "at %llu",
 				    tt - t);
-		KUNIT_ASSERT_LE(test, ddl_lead_ns(s, tt), 2 * lead);
+		KUNIT_ASSERT_LE(test, ddl_lead_ns(&s->pred, tt), 2 * lead);
 	}
 	sim->now = tt;
 	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
 	KUNIT_EXPECT_EQ(test, s->cls[1].pred.misses, 1ULL);
 	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pred.leads, 1ULL);
-	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, sim->now), 2 * lead);
-	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(&s->pred, sim->now), 2 * lead);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(&s->pred, U64_MAX), 2 * lead);
 
 	/* It comes back: a burst, but neither a hit nor another miss. */
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, sim->now, 30000));
@@ -348,18 +348,18 @@ static void ddl_predict_miss_edges_test(struct kunit *test)
 	t = ddl_psim_periodic(sim, 2, DDL_P_T0, period, 4, 30000);
 	pred = t + period;
 
-	ddl_window(s, &sim->p, pred - lead - 1);
+	ddl_window(&s->pred, &sim->p, pred - lead - 1);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
-	ddl_window(s, &sim->p, pred - lead);
+	ddl_window(&s->pred, &sim->p, pred - lead);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 2U);
-	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, pred), lead);
-	ddl_window(s, &sim->p, pred + lead - 1);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(&s->pred, pred), lead);
+	ddl_window(&s->pred, &sim->p, pred + lead - 1);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 2U);
 	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
-	ddl_window(s, &sim->p, pred + lead);
+	ddl_window(&s->pred, &sim->p, pred + lead);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
 	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
-	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, pred + lead), 2 * lead);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(&s->pred, pred + lead), 2 * lead);
 }
 
 /*
@@ -375,10 +375,10 @@ static void ddl_predict_miss_unobserved_test(struct kunit *test)
 
 	ddl_psim_predict(sim, 10000);
 	t = ddl_psim_periodic(sim, 0, DDL_P_T0, period, 4, 30000);
-	ddl_window(s, &sim->p, t + 5 * period);
+	ddl_window(&s->pred, &sim->p, t + 5 * period);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
 	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
-	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
+	KUNIT_EXPECT_LE(test, ddl_lead_ns(&s->pred, U64_MAX), 2 * lead);
 }
 
 /*
@@ -394,7 +394,7 @@ static void ddl_expect_next_window(struct ddl_sim *sim, u32 idx, u64 t,
 
 	ddl_psim_tick(sim, open - 1, DDL_P_MS);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
-	ddl_window(s, &sim->p, open);
+	ddl_window(&s->pred, &sim->p, open);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), idx);
 }
 
@@ -420,7 +420,7 @@ static void ddl_predict_early_burst_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cls->pred.misses, 1ULL);
 	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pred.leads, 0ULL);
-	KUNIT_EXPECT_EQ(test, ddl_lead_ns(s, U64_MAX), 0ULL);
+	KUNIT_EXPECT_EQ(test, ddl_lead_ns(&s->pred, U64_MAX), 0ULL);
 	KUNIT_ASSERT_TRUE(test, cls->pred.predicted);
 
 	ddl_expect_next_window(sim, 1, t, lead);
@@ -447,7 +447,7 @@ static void ddl_predict_late_burst_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->pred.misses, 1ULL);
 	KUNIT_EXPECT_EQ(test, cls->pred.misses, 1ULL);
 	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
-	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, U64_MAX), 2 * lead);
+	KUNIT_EXPECT_LE(test, ddl_lead_ns(&s->pred, U64_MAX), 2 * lead);
 
 	ddl_expect_next_window(sim, 1, t, lead);
 }
@@ -494,7 +494,7 @@ static void ddl_predict_period_change_test(struct kunit *test)
 	KUNIT_EXPECT_GE(test, cls->pred.period, p2 - p2 / 100);
 	/* Lead time: 2 * lead at most per window, hit or miss. */
 	hits = cls->pred.hits;
-	KUNIT_EXPECT_LE(test, ddl_lead_ns(s, sim->now),
+	KUNIT_EXPECT_LE(test, ddl_lead_ns(&s->pred, sim->now),
 			(hits + cls->pred.misses) * 2 * lead);
 }
 
@@ -941,7 +941,7 @@ static void ddl_predict_new_owner_test(struct kunit *test)
 	for (i = 0; i < 5; i++, t += period)
 		ddl_psim_burst(sim, 0, t, 4 * DDL_P_PKT);
 	KUNIT_ASSERT_TRUE(test, cls->pred.predicted);
-	KUNIT_ASSERT_EQ(test, sim->s.pred.lead_job, 0U);
+	KUNIT_ASSERT_EQ(test, ddl_pred_job(&sim->s, sim->s.pred.lead), 0U);
 	KUNIT_ASSERT_FALSE(test, RB_EMPTY_NODE(&cls->pred.node));
 
 	/* No class free: the idle one goes to key 2000 at once (keyttl 0). */
@@ -952,10 +952,10 @@ static void ddl_predict_new_owner_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cls->pred.samples, 0U);
 	KUNIT_EXPECT_EQ(test, cls->pred.period, 0ULL);
 	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&cls->pred.node));
-	KUNIT_EXPECT_EQ(test, sim->s.pred.lead_job, DDL_NONE);
+	KUNIT_EXPECT_NULL(test, sim->s.pred.lead);
 
 	/* Nothing opens at the old owner's next predicted burst. */
-	ddl_window(&sim->s, &sim->p, DDL_P_T0 + 5 * period - DDL_P_MS);
+	ddl_window(&sim->s.pred, &sim->p, DDL_P_T0 + 5 * period - DDL_P_MS);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(&sim->s), DDL_NONE);
 }
 
@@ -992,7 +992,7 @@ static void ddl_predict_reconfigure_keeps_period_test(struct kunit *test)
 
 	ddl_psim_tick(sim, t + period - lead2 - 1, DDL_P_MS);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), DDL_NONE);
-	ddl_window(s, &sim->p, t + period - lead2);
+	ddl_window(&s->pred, &sim->p, t + period - lead2);
 	KUNIT_EXPECT_EQ(test, ddl_lead_job(s), 2U);
 	sim->now = t + period - lead2;
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 2, t + period, 30000));
@@ -1035,8 +1035,8 @@ static void ddl_check_periodic(struct kunit *test, const struct ddl_sched *s)
 	for (node = rb_first_cached(&s->pred.periodic); node; node = rb_next(node)) {
 		c = rb_entry(node, struct ddl_cls, pred.node);
 		KUNIT_EXPECT_TRUE(test, c->pred.predicted);
-		KUNIT_EXPECT_GE(test, ddl_next_burst(c), prev);
-		prev = ddl_next_burst(c);
+		KUNIT_EXPECT_GE(test, ddl_next_burst(&c->pred), prev);
+		prev = ddl_next_burst(&c->pred);
 		KUNIT_ASSERT_LE(test, ++n, s->jobs);
 	}
 	/* The cached last node, which insertions at the end start from. */
@@ -1089,11 +1089,10 @@ static void ddl_predict_many_jobs_test(struct kunit *test)
 			continue;
 		want = ddl_scan_next(s, lead, t);
 		if (want == U64_MAX) {
-			KUNIT_EXPECT_EQ(test, s->pred.lead_job, DDL_NONE);
+			KUNIT_EXPECT_NULL(test, s->pred.lead);
 		} else {
-			KUNIT_ASSERT_NE(test, s->pred.lead_job, DDL_NONE);
-			KUNIT_EXPECT_EQ(test, ddl_next_burst(&s->cls[s->pred.lead_job]),
-					want);
+			KUNIT_ASSERT_NOT_NULL(test, s->pred.lead);
+			KUNIT_EXPECT_EQ(test, ddl_next_burst(s->pred.lead), want);
 		}
 		checked++;
 	}

@@ -1288,7 +1288,7 @@ static void ddl_change_key_test(struct kunit *test)
 
 	sim->p.keyttl_ms = 1000;
 	if (c->bind2)
-		ddl_bind(s, 2);
+		ddl_bind(&s->keymap, 2);
 	for (i = 0; i < 3; i++)
 		KUNIT_ASSERT_EQ(test, ddl_key_class(s, &sim->p, 10 + 10 * i, 0),
 				keyed[i]);

@@ -12,10 +12,19 @@ Reads the tree at TOP (default: this script's repository) and checks:
   PARAMETERS) are those of the plugin's usage text (the "[ ... ]" groups
   of the Usage lines its explain functions print), both ways, and the
   plugin's parser knows each of them;
-- every attribute of include/uapi/linux/sch_ddl.h is either one an option
-  sets (ATTRS below: a new attribute must be added there) or one nobody
-  sets (UNSETTABLE), the option is in tc-ddl.8, and sch_ddl.rst's netlink
-  table names the attribute;
+- the kernel's table of qdisc options, ddl_opts[] in kmod/ddl_params.h:
+  each row's field in struct ddl_params has the row's type; every qdisc
+  attribute of include/uapi/linux/sch_ddl.h is a row's, once, or one
+  nobody sets (UNSETTABLE); and each option is where CONTRIBUTING.md's
+  "Adding an option" puts it: in tc-ddl.8, in sch_ddl.rst's table of
+  netlink attributes with its type, in the plugin's option table with its
+  attribute and in what the plugin prints, written back by sch-ddl-apply
+  (by name, or as a number); the exporter's options, the module
+  parameters (ddl_debugfs.c, with sch_ddl.rst's ranges and defaults and
+  tc-ddl.8's FILES) and the fuzzer's model (tests/fuzz/nlfuzz.py: numbers,
+  ranges, defaults) are the table's; the recipe names files that exist;
+- every class attribute is one an option sets (CLASS_ATTRS) or
+  unsettable, the option is in tc-ddl.8 and sch_ddl.rst names it;
 - every name the plugin prints in tc -s (its xstats functions) is in
   tc-ddl.8's STATISTICS, under Qdisc or Class, and every name listed there
   is printed;
@@ -43,6 +52,7 @@ Reads the tree at TOP (default: this script's repository) and checks:
 
 One "ok - ..." or "not ok - ..." line per check; exits 1 if one failed.
 """
+import ast
 import glob
 import os
 import re
@@ -54,32 +64,8 @@ import tap  # noqa: E402
 
 MAN_MAX_LINES = 500
 
-# Attribute (without TCA_DDL_ / TCA_DDL_CLASS_) -> the option that sets it.
-ATTRS = {
-    "LIMIT": "limit",
-    "MEMORY_LIMIT": "memory_limit",
-    "JOBS": "jobs",
-    "MODE": "mode",
-    "SLICE": "slice",
-    "YIELD": "yield",
-    "MAXWAIT": "maxwait",
-    "BGSHARE": "bgshare",
-    "KEY": "key",
-    "KEYTTL": "keyttl",
-    "RATE": "rate",
-    "BURST": "burst",
-    "TARGET": "target",
-    "TARGET_TIME": "target",
-    "INTERVAL": "interval",
-    "ECN": "ecn",
-    "LEAD": "lead",
-    "MAXPERIOD": "maxperiod",
-    "EPOCH": "epoch",
-    "BASE": "base",
-    "DSCP": "dscp",
-    "SHUFFLE": "shuffle",
-    "TIERS": "tiers",
-}
+# Class attribute (without TCA_DDL_CLASS_) -> the option that sets it; the
+# qdisc's are the kernel's table, ddl_opts[].
 CLASS_ATTRS = {
     "WEIGHT": "weight",
     "SIZE": "size",
@@ -471,6 +457,306 @@ def check_functions(top, docs):
         tap.check(not KERNEL_API - kernel,
                   "the kernel functions the texts name are in %s" % KSRC,
                   "not there: " + show(KERNEL_API - kernel))
+# --- the kernel's table of options ---------------------------------------
+
+def enum_values(src):
+    """{name: value} of every enum of a C source."""
+    vals = {}
+    for body in re.findall(r"enum\s*\w*\s*\{(.*?)\}", src, re.S):
+        n = 0
+        body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+        for item in body.split(","):
+            m = re.match(r"\s*(\w+)\s*(?:=\s*(\w+))?\s*$", item)
+            if not m:
+                continue
+            if m.group(2):
+                n = int(m.group(2), 0)
+            vals[m.group(1)] = n
+            n += 1
+    return vals
+
+
+def c_defines(src):
+    """{name: expression} of a C source's object-like #defines."""
+    return dict(re.findall(r"^#define\s+(\w+)[ \t]+([^\n/]+?)\s*(?:/\*.*)?$",
+                           src, re.M))
+
+
+class Consts:
+    """The value of a constant expression of the kernel's table."""
+    KNOWN = {"U32_MAX": 2 ** 32 - 1, "U64_MAX": 2 ** 64 - 1,
+             "U8_MAX": 255}
+
+    def __init__(self, *srcs):
+        self.defs, self.enums = {}, {}
+        for src in srcs:
+            self.defs.update(c_defines(src))
+            self.enums.update(enum_values(src))
+
+    def name(self, n, depth):
+        if n in self.KNOWN:
+            return self.KNOWN[n]
+        if n in self.enums:
+            return self.enums[n]
+        m = re.match(r"^SZ_(\d+)([KMG])$", n)
+        if m:
+            return int(m.group(1)) << {"K": 10, "M": 20, "G": 30}[m.group(2)]
+        if n in self.defs and depth < 20:
+            return self.value(self.defs[n], depth + 1)
+        raise ValueError("unknown constant " + n)
+
+    def value(self, expr, depth=0):
+        e = re.sub(r"\(~\(__u32\)0\)", str(2 ** 32 - 1), expr)
+        e = re.sub(r"\(~\(__u64\)0\)", str(2 ** 64 - 1), e)
+        e = re.sub(r"\bBIT_ULL\((\w+)\)", r"(1 << (\1))", e)
+        e = re.sub(r"\b(0x[0-9a-fA-F]+|\d+)(?:ULL|UL|LL|U|L)\b", r"\1", e)
+        e = re.sub(r"\b[A-Za-z_]\w*\b",
+                   lambda m: "(%d)" % self.name(m.group(0), depth), e)
+        return int(eval(e, {"__builtins__": {}}))   # noqa: S307
+
+
+def params_fields(src):
+    """{field: (type, array size or None)} of struct ddl_params."""
+    m = re.search(r"^struct ddl_params \{(.*?)^\};", src, re.S | re.M)
+    return {f: (t, n or None) for t, f, n in
+            re.findall(r"^\s*(u8|u16|u32|u64)\s+(\w+)(?:\[(\w+)\])?;",
+                       m.group(1) if m else "", re.M)}
+
+
+def kernel_opts(src):
+    """The rows of ddl_opts[]: dicts of name, attr, kind (U32, U64,
+    ARRAY), args (of the DDL_U32(...) macro) and the other fields' text."""
+    m = re.search(r"ddl_opts\[\][^=]*=\s*\{(.*?)^\};", src, re.S | re.M)
+    rows = []
+    for body in re.findall(r"\{(.*?)\}", m.group(1) if m else "", re.S):
+        row = {}
+        k = re.search(r"\bDDL_(U32|U64|ARRAY)\(([^)]*)\)", body)
+        if k:
+            row["kind"] = k.group(1)
+            row["args"] = [a.strip() for a in k.group(2).split(",")]
+            body = body.replace(k.group(0), "")
+        for f, v in re.findall(r"\.(\w+)\s*=\s*([^,]+)", body):
+            row[f] = v.strip().strip('"')
+        rows.append(row)
+    return rows
+
+
+def rst_table(text):
+    """The rows of the first simple table of an .rst text: lists of the
+    cells of its first line (continuation lines left out)."""
+    lines = text.split("\n")
+    rules = [i for i, line in enumerate(lines)
+             if re.match(r"^=+( +=+)+\s*$", line)]
+    if len(rules) < 3:
+        return []
+    cols = [(m.start(), m.end()) for m in re.finditer(r"=+", lines[rules[0]])]
+    rows = []
+    for line in lines[rules[1] + 1:rules[2]]:
+        if not line.strip() or line[:cols[0][1]].strip() == "":
+            continue
+        cells = [line[a:b2].strip() for (a, _), (b2, _) in
+                 zip(cols, cols[1:] + [(len(line), 0)])]
+        rows.append(cells)
+    return rows
+
+
+def check_kernel_table(top, man_qd, rst, plugin, uapi, contrib, man_sh):
+    params = read(top, "kmod/ddl_params.h")
+    debugfs = read(top, "kmod/ddl_debugfs.c")
+    exporter = read(top, "sbin/sch-ddl-exporter")
+    apply_ = read(top, "sbin/sch-ddl-apply")
+    nlfuzz = read(top, "tests/fuzz/nlfuzz.py")
+    consts = Consts(uapi, params)
+    rows = kernel_opts(params)
+    fields = params_fields(params)
+
+    # Each row's field, of its type.
+    bad = []
+    for r in rows:
+        a, kind = r.get("args", []), r.get("kind")
+        if kind in ("U32", "U64"):
+            if fields.get(a[0]) != (kind.lower(), None):
+                bad.append("%s: %s is no %s" % (r.get("name"), a[0],
+                                                  kind.lower()))
+        elif kind == "ARRAY" and len(a) == 4:
+            f = fields.get(a[0])
+            if not f or f[0] != a[1] or f[1] is None or \
+                    consts.value(f[1]) != consts.value(a[3]):
+                bad.append("%s: %s is no %s[%s]" % (r.get("name"), a[0],
+                                                     a[1], a[3]))
+            if fields.get(a[2]) != ("u32", None):
+                bad.append("%s: %s is no u32" % (r.get("name"), a[2]))
+        else:
+            bad.append("%s: no DDL_U32/U64/ARRAY()" % r.get("name"))
+    tap.check(rows and not bad,
+              "kmod/ddl_params.h: ddl_opts[] has %d options, each a field of "
+              "struct ddl_params of its type" % len(rows), "; ".join(bad))
+
+    by_attr = {}
+    for r in rows:
+        by_attr.setdefault(r.get("attr", "?"), []).append(r.get("name"))
+    body = re.search(r"enum\s*\{\s*TCA_DDL_UNSPEC\b(.*?)\}", uapi, re.S)
+    attrs = set(re.findall(r"^\s*(TCA_DDL_\w+)\s*[,=]", "TCA_DDL_UNSPEC," +
+                           body.group(1), re.M)) if body else set()
+    attrs = {a for a in attrs if not a.startswith("TCA_DDL__")}
+    settable = {a for a in attrs if a[len("TCA_DDL_"):] not in UNSETTABLE}
+    twice = {a for a, n in by_attr.items() if len(n) > 1}
+    tap.check(settable and set(by_attr) == settable and not twice,
+              "every qdisc attribute of the uapi header is an option of "
+              "ddl_opts[], once, or unsettable (%d)" % len(attrs),
+              "; ".join(filter(None, [
+                  both_ways(set(by_attr), settable, "ddl_opts[]",
+                            "the uapi header"),
+                  twice and "twice: " + show(twice)])))
+    missing = {a for a in attrs - {"TCA_DDL_UNSPEC"}
+               if "``%s``" % a not in rst}
+    tap.check(attrs and not missing, "sch_ddl.rst names every qdisc attribute",
+              "missing: " + show(missing))
+    names = {r.get("name") for r in rows}
+    tap.check(names and names <= man_qd,
+              "every option of ddl_opts[] is in tc-ddl.8",
+              "not documented: " + show(names - man_qd))
+
+    # sch_ddl.rst's table of netlink attributes: a row each, its type.
+    table = {c[0].strip("`"): c[1] for c in
+             rst_table(rst_section(rst, "Netlink attributes")) if len(c) > 1}
+    rtype = {"U32": "u32", "U64": "u64", "ARRAY": "binary"}
+    wrong = ["%s (%s, not %s)" % (r.get("attr"), table.get(r.get("attr")),
+                                  rtype.get(r.get("kind")))
+             for r in rows
+             if table.get(r.get("attr")) != rtype.get(r.get("kind"))]
+    tap.check(rows and not wrong,
+              "sch_ddl.rst's table of netlink attributes has each option's "
+              "attribute, with its type",
+              "missing or wrong: " + ", ".join(wrong))
+
+    # The plugin: its option table, and what it prints (JSON names).
+    m = re.search(r"\bddl_opts\[\]\s*=\s*\{(.*?)^\};", plugin, re.S | re.M)
+    prows = re.findall(r'\{\s*"(\w+)",\s*(TCA_DDL_\w+),', m.group(1)) \
+        if m else []
+    pattr = {}
+    for n, a in prows:
+        pattr.setdefault(n, set()).add(a)
+    bad = [n for n in sorted(names) if n not in pattr]
+    bad += ["%s (%s)" % (n, show(a)) for n, a in sorted(pattr.items())
+            if a - set(by_attr) or (n in names and not
+                                    a & {x for x, v in by_attr.items()
+                                         if n in v})]
+    tap.check(prows and not bad,
+              "the plugin's option table (q_ddl.c) has every option of "
+              "ddl_opts[], with its attribute",
+              "missing or wrong: " + ", ".join(bad))
+    printed = set(re.findall(r"(?:print_\w+|open_json_\w+)\(\s*PRINT_(?:ANY|"
+                             r"JSON)\s*,\s*\"(\w+)\"", plugin))
+    printed |= set(re.findall(r"ddl_print_(?:us|name)\(\s*\"(\w+)\"", plugin))
+    tap.check(names and names <= printed,
+              "the plugin prints every option of ddl_opts[] (JSON)",
+              "not printed: " + show(names - printed))
+
+    # sch-ddl-apply writes each option back: by name, or as a number.
+    m = re.search(r"^DDL_ARGS_NAMED\s*=\s*\{(.*?)\}", apply_, re.S | re.M)
+    named = set(re.findall(r'"(\w+)"', m.group(1))) if m else set()
+    plain = {"DDL_UNIT_COUNT", "DDL_UNIT_PACKETS", "DDL_UNIT_BYTES",
+             "DDL_UNIT_US", "DDL_UNIT_PERCENT"}
+    unnamed = {r.get("name") for r in rows if r.get("name") not in named and
+               (r.get("kind") != "U32" or r.get("unit") not in plain)}
+    tap.check(m and not unnamed,
+              "sch-ddl-apply writes every option back, by name (ddl_args()) "
+              "or as a number",
+              "neither a number nor named: " + show(unnamed))
+
+    # The exporter's options are options.
+    m = re.search(r"^QDISC_OPTIONS\s*=\s*\[(.*?)^\]", exporter, re.S | re.M)
+    exported = set(re.findall(r'^\s*\("(\w+)",', m.group(1), re.M)) \
+        if m else set()
+    tap.check(exported and exported <= names,
+              "the exporter's QDISC_OPTIONS are options of ddl_opts[] (%s)"
+              % show(exported), "not options: " + show(exported - names))
+
+    # The module parameters: each the default of its option.
+    mparams = re.findall(r"^DDL_MPARAM\((\w+),\s*(TCA_DDL_\w+),", debugfs,
+                         re.M)
+    bad = ["%s (%s)" % (n, a) for n, a in mparams
+           if by_attr.get(a) != [n]]
+    tap.check(mparams and not bad,
+              "each module parameter of ddl_debugfs.c is named as its "
+              "option in ddl_opts[] (%d)" % len(mparams),
+              "misnamed: " + ", ".join(bad))
+    row_of = {r.get("name"): r for r in rows}
+    i = rst.find("**Module parameters**")
+    mtable = rst_table(rst[i:]) if i >= 0 else []
+    mnames = {c[0].strip("`") for c in mtable} - {"debugfs"}
+    bad = []
+    for c in mtable:
+        r = row_of.get(c[0].strip("`"))
+        if not r or len(c) < 3:
+            continue
+        rng = re.match(r"^(\d+) \.\. (\d+)", c[1])
+        if rng and (int(rng.group(1)), int(rng.group(2))) != \
+                (consts.value(r["min"]), consts.value(r["max"])):
+            bad.append("%s: range %s" % (r["name"], c[1]))
+        d = c[2].split(";")[0].split()[0] if c[2] else ""
+        want = consts.value(r["def"])
+        if d.isdigit():
+            ok = int(d) == want
+        elif d == "auto":
+            ok = want == consts.value("TC_DDL_AUTO")
+        else:
+            ok = consts.enums.get(re.sub(r"_DEFAULT$", "", r["def"])) == \
+                want and r["def"].lower().endswith("_" + d)
+        if not ok:
+            bad.append("%s: default %s" % (r["name"], d))
+    mp = {n for n, _ in mparams}
+    tap.check(mp and mnames == mp and not bad,
+              "sch_ddl.rst's module parameters are ddl_debugfs.c's, with "
+              "ddl_opts[]'s ranges and defaults",
+              "; ".join(filter(None, [both_ways(mnames, mp, "sch_ddl.rst",
+                                                "ddl_debugfs.c")] + bad)))
+    files = "\n".join(man_sh.get("FILES", []))
+    m = re.search(r"parameters/.*?\((.*?)\)", files, re.S)
+    listed = set(re.findall(r"\w+", m.group(1))) if m else set()
+    tap.check(mp and listed == mp,
+              "tc-ddl.8's FILES lists the module parameters",
+              both_ways(listed, mp, "tc-ddl.8", "ddl_debugfs.c"))
+
+    # The fuzzer's model: numbers, sizes, ranges and defaults.
+    ns = {}
+    want = {"U32_MAX", "U64_MAX", "AUTO", "RATE_NONE", "ATTRS", "DEFAULTS"}
+    try:
+        tree = ast.parse(nlfuzz)
+        tree.body = [n for n in tree.body if isinstance(n, ast.Assign) and
+                     {t.id for t in ast.walk(n.targets[0])
+                      if isinstance(t, ast.Name)} & want]
+        exec(compile(tree, "nlfuzz.py", "exec"), ns)    # noqa: S102
+    except (SyntaxError, NameError, TypeError) as e:
+        ns["error"] = "nlfuzz.py: %s" % e
+    bad = [ns["error"]] if "error" in ns else []
+    for n, (num, size, lo, hi) in ns.get("ATTRS", {}).items():
+        r = next((x for x in rows
+                  if consts.enums.get(x.get("attr")) == num), None)
+        if not r or r.get("name") != re.sub(r"_time$", "", n):
+            bad.append("%s: attribute %d" % (n, num))
+            continue
+        if size != {"U32": 4, "U64": 8}.get(r.get("kind")) or \
+                (lo, hi) != (consts.value(r["min"]), consts.value(r["max"])):
+            bad.append("%s: %d bytes, %d..%d" % (n, size, lo, hi))
+        if ns.get("DEFAULTS", {}).get(n) != consts.value(r["def"]):
+            bad.append("%s: default %s" % (n, ns.get("DEFAULTS", {}).get(n)))
+    tap.check(ns.get("ATTRS") and not bad,
+              "tests/fuzz/nlfuzz.py's model has ddl_opts[]'s attributes, "
+              "ranges and defaults (%d)" % len(ns.get("ATTRS", {})),
+              "; ".join(bad))
+
+    # The recipe names files that exist.
+    m = re.search(r"^## Adding an option\n(.*?)(?=^## )", contrib,
+                  re.S | re.M)
+    paths = set(re.findall(r"`((?:kmod|include|tc-plugin|Documentation|sbin|"
+                           r"tests)/[\w./-]+)`", m.group(1))) if m else set()
+    missing = {x for x in paths if not os.path.exists(os.path.join(top, x))}
+    tap.check(paths and not missing,
+              "CONTRIBUTING.md's \"Adding an option\" names files that exist",
+              "no such file: " + show(missing) if m else
+              "no \"## Adding an option\" section")
 
 
 def main():
@@ -519,9 +805,9 @@ def main():
               "the plugin parses every keyword of its usage",
               "not parsed: " + show((use_qd | use_cl) - parsed))
 
-    for what, enum, amap, doc in (("qdisc", "TCA_DDL_", ATTRS, man_qd),
-                                  ("class", "TCA_DDL_CLASS_", CLASS_ATTRS,
-                                   man_cl)):
+    check_kernel_table(top, man_qd, rst, plugin, uapi, contrib, sh)
+    for what, enum, amap, doc in (("class", "TCA_DDL_CLASS_", CLASS_ATTRS,
+                                   man_cl),):
         body = re.search(r"enum\s*\{\s*%sUNSPEC\b(.*?)\}" % enum, uapi, re.S)
         attrs = set()
         if body:

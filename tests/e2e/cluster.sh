@@ -241,10 +241,10 @@ expect_eq "host 1 still in mode cluster" "$(qstat -n ddlc-1 dc1 1: options.mode)
 # A raw request past tc: a code point of 64.
 expect_match "a DSCP of 64 (raw netlink): refused" \
 	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 10,64)" \
-	'^error -34: A DSCP is 0..63$'
+	'^error -34: dscp takes at most 8 code points, each at most 63$'
 expect_match "nine code points (raw netlink): refused" \
 	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 dscp 1,2,3,4,5,6,7,8,9)" \
-	'^error -34: dscp takes at most 8 code points$'
+	'^error -34: dscp takes at most 8 code points, each at most 63$'
 expect_fail "nine code points (tc): refused by the kernel" \
 	'dscp takes at most 8 code points' \
 	tc -n ddlc-s qdisc change dev s0 root ddl dscp 1,2,3,4,5,6,7,8,9
@@ -337,14 +337,14 @@ expect_fail "tiers without a code point each" 'give more dscp, or fewer tiers' \
 	tc -n ddlc-s qdisc change dev s0 root ddl dscp 46,10 tiers 1k,2k
 expect_fail "tiers without a shuffle" 'give shuffle, or tiers off' \
 	tc -n ddlc-s qdisc change dev s0 root ddl mode cluster shuffle off
-expect_fail "tiers that do not increase" 'tiers are increasing sizes' \
+expect_fail "tiers that do not increase" 'tiers takes at most 7 increasing sizes' \
 	tc -n ddlc-s qdisc change dev s0 root ddl tiers 2k,1k
 expect_match "eight tiers (raw netlink): refused" \
 	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 tiers 1,2,3,4,5,6,7,8)" \
-	'^error -34: tiers takes at most 7 sizes of 8 bytes$'
+	'^error -34: tiers takes at most 7 increasing sizes of 8 bytes, each between 1b and 1Tb$'
 expect_match "a size of 12 bytes (raw netlink): refused" \
 	"$(nsenter --net=/run/netns/ddlc-s python3 -S "$TESTS_DIR/nlraw.py" s0 tiersraw 12)" \
-	'^error -34: tiers takes at most 7 sizes of 8 bytes$'
+	'^error -34: tiers takes at most 7 increasing sizes of 8 bytes, each between 1b and 1Tb$'
 expect_eq "the tiers stay" \
 	"$(tc -n ddlc-s qdisc show dev s0 | grep -oE '(mode|dscp|shuffle|tiers) [0-9a-z,.+]+' | tr '\n' ' ')" \
 	"mode fair dscp 46,34,26,10 shuffle 3600s tiers 100000 "

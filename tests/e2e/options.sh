@@ -87,13 +87,13 @@ epoch 99us|epoch must be between 100us and 10s
 epoch 11s|epoch must be between 100us and 10s
 shuffle 9ms|shuffle must be off or between 10ms and 3600s
 shuffle 3601s|shuffle must be off or between 10ms and 3600s
-dscp 64|A DSCP is 0..63
-dscp 1,2,3,4,5,6,7,8,9|dscp takes at most 8 code points
-tiers 0|tiers are increasing sizes between 1b and 1Tb
-tiers 2kb,1kb|tiers are increasing sizes between 1b and 1Tb
-tiers 1kb,1kb|tiers are increasing sizes between 1b and 1Tb
-tiers 1025gb|tiers are increasing sizes between 1b and 1Tb
-tiers 1,2,3,4,5,6,7,8|tiers takes at most 7 sizes of 8 bytes
+dscp 64|dscp takes at most 8 code points, each at most 63
+dscp 1,2,3,4,5,6,7,8,9|dscp takes at most 8 code points, each at most 63
+tiers 0|tiers takes at most 7 increasing sizes of 8 bytes, each between 1b and 1Tb
+tiers 2kb,1kb|tiers takes at most 7 increasing sizes of 8 bytes, each between 1b and 1Tb
+tiers 1kb,1kb|tiers takes at most 7 increasing sizes of 8 bytes, each between 1b and 1Tb
+tiers 1025gb|tiers takes at most 7 increasing sizes of 8 bytes, each between 1b and 1Tb
+tiers 1,2,3,4,5,6,7,8|tiers takes at most 7 increasing sizes of 8 bytes, each between 1b and 1Tb
 EOF
 # And every combination, against what is in force.
 expect_fail "yield >= slice refused" 'yield must be shorter than the slice' \
