@@ -53,9 +53,9 @@
  *     heads of the classes, background first, counted in drop_change.
  *
  * Decisions live in the core, which knows nothing of skbs or clocks: eight
- * units, ddl_sched.c (who sends next; the one that calls the others),
- * ddl_keymap.c, ddl_pace.c, ddl_burst.c, ddl_predict.c, ddl_fair.c,
- * ddl_cluster.c and ddl_log.c.  ddl_core.h draws which calls which.
+ * units, ddl_sched.c, ddl_keymap.c, ddl_pace.c, ddl_burst.c, ddl_predict.c,
+ * ddl_fair.c, ddl_cluster.c and ddl_log.c.  ddl_sched.c decides who sends
+ * next and is the one that calls the others; ddl_core.h draws the graph.
  */
 
 #include <linux/bitmap.h>

@@ -32,7 +32,23 @@ Reads the tree at TOP (default: this script's repository) and checks:
   includes ddl_glue.h), are the units listed in sch_ddl.rst ("Core and
   glue") and in CONTRIBUTING.md (between <!-- units --> and
   <!-- /units -->), and each has a kernel-doc directive in sch_ddl.rst,
-  whose every directive names a file that exists.
+  whose every directive names a file that exists;
+- every other list of the units agrees with kmod/ too, in the texts
+  (README.md, CONTRIBUTING.md, Documentation/*.rst, *.md, *.8) and in the
+  opening comments of kmod/sch_ddl_main.c and kmod/ddl_core.h.  A list of
+  the units is, in one paragraph (or comment paragraph), four or more
+  file names ddl_*.c of which four or more are units, either in a row
+  ("ddl_sched.c, ddl_fair.c and ddl_log.c": separated by commas or "and")
+  or each at the head of its own line (a bulleted or a column list); it
+  must name every unit and nothing else.  "N units" next to "core" or a
+  unit's name must say how many there are;
+- every function a text names as name() (``name()``, `name()`, \fBname\fR()
+  in the man pages) is called or defined in the tree's code (kmod/,
+  include/, tc-plugin/, sbin/, bench/, tests/, scripts/; comments left
+  out), or is one of KERNEL_API below (kernel functions the texts explain
+  that sch_ddl does not call) or TC_API (tc's functions the plugin
+  avoids).  With a kernel tree at $KSRC (default
+  /tmp/ksrc/linux-source-6.12) each of KERNEL_API must be in it.
 
 One "ok - ..." or "not ok - ..." line per check; exits 1 if one failed.
 """
@@ -58,6 +74,21 @@ CLASS_ATTRS = {
 }
 # Attributes no option sets: the enum's zero and the alignment padding.
 UNSETTABLE = {"UNSPEC", "PAD"}
+
+# Kernel functions the texts name and sch_ddl does not call (what happens
+# to a forwarded packet, the qdisc layer's own path, the clock).
+KERNEL_API = {"____dev_forward_skb", "skb_scrub_packet", "ip_forward",
+              "rt_tos2priority", "__dev_xmit_skb", "ktime_get"}
+# tc's (iproute2's) functions the texts name and the plugin avoids.
+TC_API = {"sprint_size", "get_size64"}
+KSRC = os.environ.get("KSRC", "/tmp/ksrc/linux-source-6.12")
+# Where the functions are: the tree's code.
+CODE_DIRS = ("kmod", "include", "tc-plugin", "sbin", "bench", "tests",
+             "scripts")
+UNITS_IN_COMMENTS = ("kmod/sch_ddl_main.c", "kmod/ddl_core.h")
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
+           "twelve": 12}
 
 
 def read(top, path):
@@ -281,6 +312,151 @@ def rst_section(src, title):
     return "\n".join(out)
 
 
+# --- every list of the units, every function named ------------------------
+
+def texts(top):
+    """{path: text} of the texts: README.md, CONTRIBUTING.md and
+    Documentation/'s .rst, .md and man pages (as words)."""
+    out = {}
+    paths = ["README.md", "CONTRIBUTING.md"] + sorted(
+        os.path.relpath(p, top) for pat in ("*.rst", "*.md", "*.8")
+        for p in glob.glob(os.path.join(top, "Documentation", pat)))
+    for path in paths:
+        src = read(top, path)
+        if path.endswith(".8"):
+            src = "\n".join(man_text(line) for line in src.split("\n"))
+        out[path] = src
+    return out
+
+
+def opening_comment(src):
+    """The first comment of a C file that is more than its SPDX line."""
+    for m in re.finditer(r"/\*(.*?)\*/", src, re.S):
+        if "SPDX-License-Identifier" not in m.group(1):
+            return "\n".join(re.sub(r"^\s*\* ?", "", line)
+                             for line in m.group(1).split("\n"))
+    return ""
+
+
+def paragraphs(text):
+    """Blocks of lines between empty lines, markup gone."""
+    text = re.sub(r"[`*]|\\f[BIRP]", "", text)
+    return [b for b in re.split(r"\n\s*\n", text) if b.strip()]
+
+
+def unit_lists(text, units):
+    """The lists of the units in a text: [(first words, names)]."""
+    name = r"ddl_\w+\.c\b"
+    found = []
+    for block in paragraphs(text):
+        flat = re.sub(r"\s+", " ", block)
+        for m in re.finditer(r"%s(?:(?:,| and|, and) %s)+" % (name, name),
+                             flat):
+            names = re.findall(name, m.group(0))
+            if len(names) >= 4 and len(set(names) & units) >= 4:
+                found.append((m.group(0)[:60], set(names)))
+        heads = [m.group(1) for line in block.split("\n")
+                 for m in [re.match(r"^\s*(?:[-+]\s+)?(%s)" % name, line)]
+                 if m]
+        if len(heads) >= 4 and len(set(heads) & units) >= 4:
+            found.append((heads[0] + " ...", set(heads)))
+    return found
+
+
+def unit_counts(text, n):
+    """"N units" that do not say n, where the sentence is about the core."""
+    bad = []
+    for sent in re.split(r"(?<=[.;:])\s+", re.sub(r"\s+", " ", text)):
+        if not re.search(r"\bcore\b|ddl_\w+\.c", sent):
+            continue
+        for m in re.finditer(r"\b(\w+) (?:core )?units\b", sent):
+            w = m.group(1).lower()
+            k = NUMBERS.get(w, int(w) if w.isdigit() else None)
+            if k is not None and k != n:
+                bad.append(m.group(0))
+    return bad
+
+
+def strip_comments(path, src):
+    """Code without its comments (C's, or # to the end of a line)."""
+    if path.endswith((".c", ".h")):
+        src = re.sub(r"/\*.*?\*/", " ", src, flags=re.S)
+        return re.sub(r"//[^\n]*", "", src)
+    return re.sub(r"(?m)(^|\s)#[^\n]*", r"\1", src)
+
+
+def code_names(top):
+    """Every name followed by "(" in the tree's code: the functions it
+    defines and calls (shell functions, python's def, C, awk)."""
+    names = set()
+    for d in CODE_DIRS:
+        for root, _, files in os.walk(os.path.join(top, d)):
+            for f in files:
+                path = os.path.join(root, f)
+                try:
+                    with open(path, encoding="utf-8") as fh:
+                        src = fh.read()
+                except (UnicodeDecodeError, OSError):
+                    continue
+                names |= set(re.findall(r"\b([A-Za-z_]\w*)\s*\(",
+                                        strip_comments(path, src)))
+    return names
+
+
+def kernel_has(names):
+    """The names of the kernel tree at KSRC written as name(; None if
+    there is no tree."""
+    dirs = [d for d in ("include", "net", "kernel", "lib", "fs")
+            if os.path.isdir(os.path.join(KSRC, d))]
+    if not names or not dirs:
+        return None
+    r = subprocess.run(["grep", "-rhoE", r"\b(%s)\(" % "|".join(
+        sorted(names))] + dirs, cwd=KSRC, capture_output=True, text=True,
+        check=False)
+    return {x.rstrip("(") for x in r.stdout.split()}
+
+
+def check_units_everywhere(top, units, docs):
+    bad, n = [], 0
+    sources = dict(docs)
+    for path in UNITS_IN_COMMENTS:
+        sources[path + " (opening comment)"] = opening_comment(read(top, path))
+    for path, text in sources.items():
+        for where, names in unit_lists(text, units):
+            n += 1
+            if names != units:
+                bad.append("%s, \"%s\": %s" % (
+                    path, where, both_ways(names, units, "the list",
+                                           "kmod/")))
+        for said in unit_counts(text, len(units)):
+            bad.append('%s: "%s", not %d' % (path, said, len(units)))
+    tap.check(n and not bad,
+              "every list of the core's units (%d, in the texts and kmod's "
+              "opening comments) names the %d of kmod/" % (n, len(units)),
+              "; ".join(bad))
+
+
+def check_functions(top, docs):
+    named = {}
+    for path, text in docs.items():
+        for name in re.findall(r"(?<![\w.>-])([A-Za-z_]\w*)\(\)", text):
+            named.setdefault(name, set()).add(path)
+    code = code_names(top)
+    missing = {n: p for n, p in named.items()
+               if n not in code and n not in KERNEL_API | TC_API}
+    tap.check(named and not missing,
+              "every function the texts name as name() (%d) is in the "
+              "tree's code or the kernel's API" % len(named),
+              "; ".join("%s() in %s" % (n, ", ".join(sorted(p)))
+                        for n, p in sorted(missing.items())))
+    kernel = kernel_has(KERNEL_API)
+    if kernel is None:
+        tap.check(True, "the kernel functions the texts name: no kernel "
+                  "tree at %s, not checked" % KSRC)
+    else:
+        tap.check(not KERNEL_API - kernel,
+                  "the kernel functions the texts name are in %s" % KSRC,
+                  "not there: " + show(KERNEL_API - kernel))
 # --- the kernel's table of options ---------------------------------------
 
 def enum_values(src):
@@ -695,6 +871,10 @@ def main():
               "; ".join(filter(None, [
                   missing and "no directive: " + show(missing),
                   absent and "no such file: " + show(absent)])))
+
+    docs = texts(top)
+    check_units_everywhere(top, units, docs)
+    check_functions(top, docs)
     return 1 if tap.failed else 0
 
 
