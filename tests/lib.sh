@@ -251,17 +251,22 @@ start_sink() {
 	wait_for 60 test -e "$1.ready"
 }
 
-# recv_under_binds FILE N: before binding and unbinding a job under its
-# traffic, ddl-a's a0 at 20 Mbit/s with no standing-queue target (unbound,
-# the job's packets are background traffic, which the target would drop
-# when it queues), and a receiver of N datagrams of 1000 bytes on
-# 198.18.0.2:9100 in ddl-b (it gives up 30 s after the last), its count
-# in FILE, started in the background (its pid in $RECV); returns once it
-# listens
-recv_under_binds() {
+# rate_under_binds: before binding and unbinding a job under its traffic,
+# ddl-a's a0 at 20 Mbit/s with no standing-queue target (unbound, the
+# job's packets are background traffic, which the target would drop when
+# it queues)
+rate_under_binds() {
 	run "rate 20mbit, no target" nsenter --net=/run/netns/ddl-a tc qdisc \
 		change dev a0 root ddl jobs 8 key none rate 20mbit target off \
 		lead 0
+}
+
+# recv_under_binds FILE N: rate_under_binds, and a receiver of N datagrams
+# of 1000 bytes on 198.18.0.2:9100 in ddl-b (it gives up 30 s after the
+# last), its count in FILE, started in the background (its pid in $RECV);
+# returns once it listens
+recv_under_binds() {
+	rate_under_binds
 	rm -f "$1.ready"
 	DDL_SINK_READY=$1.ready nsenter --net=/run/netns/ddl-b python3 -S \
 		"$TESTS_DIR/traffic.py" udp-recv 198.18.0.2 9100 "$2" 1000 30 \
@@ -270,14 +275,12 @@ recv_under_binds() {
 	wait_for 30 test -e "$1.ready"
 }
 
-# count_under_binds: the same rate for a job's traffic under binds, the
-# datagrams to 198.18.0.2:9100 counted where they reach ddl-b's b0 (a u32
-# filter on its ingress, read by b0_arrived) instead of by a receiver,
-# which a slow guest leaves behind; then send_under_binds sends them.
+# count_under_binds: rate_under_binds, and the datagrams to
+# 198.18.0.2:9100 counted where they reach ddl-b's b0 (a u32 filter on its
+# ingress, read by b0_arrived) instead of by a receiver, which a slow guest
+# leaves behind; then send_under_binds sends them.
 count_under_binds() {
-	run "rate 20mbit, no target" nsenter --net=/run/netns/ddl-a tc qdisc \
-		change dev a0 root ddl jobs 8 key none rate 20mbit target off \
-		lead 0
+	rate_under_binds
 	nsenter --net=/run/netns/ddl-b tc qdisc add dev b0 clsact
 	nsenter --net=/run/netns/ddl-b tc filter add dev b0 ingress pref 9 \
 		protocol ip u32 match ip dport 9100 0xffff action ok
@@ -286,6 +289,13 @@ b0_arrived() {
 	nsenter --net=/run/netns/ddl-b tc -s filter show dev b0 ingress \
 		pref 9 | awk '/Sent/ { print $4; exit }'
 }
+# b0_drained N: once N have arrived, or after 30 s (a0 still sends what
+# ddl holds when the sender is done), how many arrived
+b0_drained() {
+	wait_for 30 b0_has "$1"
+	b0_arrived
+}
+b0_has() { [ "$(b0_arrived)" -ge "$1" ] 2>/dev/null; }
 # send_under_binds [CMD...]: run by CMD (nsenter, cg_in), five bursts of
 # 1000 datagrams of 1000 bytes to 198.18.0.2:9100, one after another (2 s
 # at 20 Mbit/s, longer if the guest is slower).  Prints "sent N dropped D",

@@ -117,7 +117,7 @@ run "unbind 10:2" "${A[@]}" tc class change dev a0 classid 10:2 ddl \
 read -r _ sent _ dropped <"$DDL_OUT/cg.send"
 expect_ge "bound and unbound under traffic" "$flips" 20
 expect_eq "the sender sent 5000, none refused" "$sent $dropped" "5000 0"
-expect_eq "all 5000 reached ddl-b" "$(b0_arrived)" 5000
+expect_eq "all 5000 reached ddl-b" "$(b0_drained 5000)" 5000
 expect_eq "no drop in the qdisc" "$(qf drops)" "$drops0"
 expect_ge "some went by the cgroup" "$(cpkts 2)" 1
 expect_ge "some went as background" "$(qf cls_background)" $((bg0 + 1))

@@ -181,7 +181,7 @@ wait "$tx"
 read -r _ sent _ dropped <"$DDL_OUT/pods.send"
 expect_ge "bound and unbound under traffic" "$flips" 1
 expect_eq "the pod sent 5000, none refused" "$sent $dropped" "5000 0"
-expect_eq "all 5000 reached ddl-b" "$(b0_arrived)" 5000
+expect_eq "all 5000 reached ddl-b" "$(b0_drained 5000)" 5000
 expect_eq "no drop in the qdisc" "$(qf drops)" "$drops0"
 expect_ge "some went by the address" "$(cpkts 4)" $((in0 + 1))
 expect_ge "some went as background" "$(qf cls_background)" $((bg0 + 1))
