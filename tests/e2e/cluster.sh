@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: fast
 # Mode cluster: one order on every host.  Two hosts (namespaces ddlc-1 and
 # ddlc-2, a dummy each) on one clock, the same configuration: job 1
 # declares 40 kB, job 2 10 kB.  Each host queues both jobs' shards, the

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# e2e: fast
 # Exact packet and byte counters: pktgen into a dummy device, UDP and TCP
 # between two namespaces over veth.
 . "$(dirname "$0")/../lib.sh"

@@ -4,7 +4,7 @@
 # passed; make stress SECS=N runs it longer.  Readers loop over debugfs,
 # tc -s -j and the tracepoints all along.  Each round:
 #  1. pktgen through ddl while every option and class weight changes
-#     live, the limit included: every packet is sent or counted as a
+#     live, the limit and mode cluster's DSCP marks included: every packet is sent or counted as a
 #     drop (pktgen's attempts = sent + dropped = the device's packets),
 #     the qdisc's qlen and backlog equal the sums over its classes, and
 #     return to 0;
@@ -108,7 +108,10 @@ CHANGES=("limit 300" "limit 50" "limit 10000" "mode green" "mode rotate"
 	 "bgshare 30" "key dport" "key sport" "key mark" "key none"
 	 "keyttl 10ms" "rate 20mbit" "rate 50mbit" "rate unlimited"
 	 "rate 10mbit target 20000" "rate 10mbit target 20000 lead 5ms"
-	 "lead 0" "noecn" "ecn" "interval 5ms" "maxperiod 2s")
+	 "lead 0" "noecn" "ecn" "interval 5ms" "maxperiod 2s"
+	 "mode cluster epoch 10ms dscp 46,10"
+	 "dscp 46,34,26,10 shuffle 1s tiers 100000"
+	 "tiers off shuffle off dscp off")
 
 round() {
 	local n i pid a sent dropped ch w before
@@ -125,6 +128,10 @@ round() {
 	# at 20 Mbit/s or more.
 	while kill -0 "$pid" 2>/dev/null && [ "$i" -lt 30 ]; do
 		ch=${CHANGES[RANDOM % ${#CHANGES[@]}]}
+		# The first: mode cluster, whose packets get their DSCP
+		# rewritten (tests/e2e/cluster.sh asserts how, on the fast
+		# kernel).
+		[ "$i" = 0 ] && ch="mode cluster epoch 10ms ${CHANGES[-2]}"
 		# shellcheck disable=SC2086
 		tc qdisc change dev d0 root ddl $ch 2>"$T/err" ||
 			bad "change '$ch' refused: $(cat "$T/err")"
