@@ -50,6 +50,10 @@ expect_eq "run: 10:3 unbound after" "$(matches "$(cline 3)" \
 expect_eq "run: nothing bound" "$(qf cgroups_bound)" 0
 expect_eq "run: the cgroup removed" "$([ -e "$ROOT/job-42" ] && echo left)" ""
 expect_match "run: said what it did" "$out" "bound job 42 to class 10:3"
+# A command's output (ddl-bench's records, say) is its own: run speaks on
+# stderr.
+expect_eq "run: standard output is the command's alone" \
+	"$("${JOB[@]}" run 44 -- echo hello 2>/dev/null)" hello
 
 # SIGTERM to the wrapper reaches the command; run cleans up.  (The
 # command stops its sleep: a process left in the cgroup keeps the job
