@@ -2,7 +2,7 @@
 /*
  * ddl_qbench - per-packet cost of root qdiscs, timed side by side in the
  * kernel.  A test-only module (never installed), for bench/bench-datapath
- * --inkernel.
+ * --inkernel and bench/bench-insns.
  *
  * Given devices whose root qdiscs were set up with tc (devs=d0,d1,...), it
  * builds batch UDP/IPv4 skbs per device (source port 1000 + i % flows, an L4
@@ -18,6 +18,20 @@
  *
  * Every round also times batch calls of ktime_get_ns() alone: the clock
  * that most qdiscs read per packet, dear under emulation (QEMU TCG).
+ *
+ * With spread=1, packet i of round r is packet r * batch + i of the run:
+ * its flow, class and length follow from that number as they would from i,
+ * so that more flows or classes than a batch holds all take turns.  When
+ * the batch is a multiple of K (or 8) and of flows times the number of
+ * sizes, the packets are those of spread=0, but that every skb has room
+ * for the longest size.  With irqoff=1 the measured calls run with
+ * interrupts off too, so that no interrupt's work falls between the marks.
+ *
+ * The marks: on x86, each batch of enqueues and each batch of dequeues
+ * lies between two no-operation instructions with a tag in their
+ * displacement, which bench/tcg-insns.c (a QEMU plugin) looks for in the
+ * code QEMU translates: it counts the guest's instructions between them,
+ * those of every kernel function the qdisc calls included.
  *
  * The run happens at load time; the results are in debugfs:
  *   ddl_qbench/summary  one line per device: ns per packet (median, quartiles,
@@ -69,6 +83,31 @@ MODULE_PARM_DESC(clock, "also time the clock alone every round");
 static unsigned int flows = 16;
 module_param(flows, uint, 0444);
 MODULE_PARM_DESC(flows, "distinct source ports and hashes (1-65000)");
+static bool spread;
+module_param(spread, bool, 0444);
+MODULE_PARM_DESC(spread, "flows, classes and lengths follow the packet's number in the run, not in the batch");
+static bool irqoff;
+module_param(irqoff, bool, 0444);
+MODULE_PARM_DESC(irqoff, "interrupts off during the measured calls too");
+
+/*
+ * The marks around the measured calls: "nopl TAG(%rax)" (0f 1f 80 and the
+ * tag, 32 bits), which reads no memory.  The tags: the enqueues start, the
+ * dequeues start, either ends.  The memory clobber keeps the compiler from
+ * moving the calls across a mark.
+ */
+#define QB_MARK_ENQ	0x71628e01
+#define QB_MARK_DEQ	0x71628e02
+#define QB_MARK_END	0x71628e00
+
+static __always_inline void qb_mark(u32 tag)
+{
+#ifdef CONFIG_X86
+	asm volatile(".byte 0x0f, 0x1f, 0x80\n\t.long %c0" : : "i" (tag) : "memory");
+#else
+	barrier();
+#endif
+}
 
 struct qb_dev {
 	struct net_device *dev;
@@ -91,20 +130,55 @@ static unsigned int qb_sizes[QB_MAX_SIZES];
 static unsigned int qb_nsizes;
 static struct dentry *qb_dir;
 
+/*
+ * Make @skb packet @n of the run on @d: its flow (source port, hash), its
+ * class or band (priority) and its length.  The skb has room for the
+ * longest of sizes=.
+ */
+static void qb_stamp(struct qb_dev *d, struct sk_buff *skb, u64 n)
+{
+	unsigned int flow = do_div(n, flows);
+	unsigned int len = qb_sizes[do_div(n, qb_nsizes)];
+	unsigned int tot = skb_network_offset(skb) + len;
+	struct udphdr *uh = udp_hdr(skb);
+	struct iphdr *iph = ip_hdr(skb);
+
+	if (skb->len > tot)
+		skb_trim(skb, tot);
+	else if (skb->len < tot)
+		skb_put_zero(skb, tot - skb->len);
+	iph->tot_len = htons(len);
+	ip_send_check(iph);
+	uh->source = htons(1000 + flow);
+	uh->len = htons(len - sizeof(*iph));
+	skb_set_hash(skb, jhash_1word(flow, 0x9e3779b9), PKT_HASH_TYPE_L4);
+}
+
+/* Packet @n's priority on @d: a class of ours, or a band. */
+static u32 qb_priority(const struct qb_dev *d, u64 n)
+{
+	if (d->classes)
+		return TC_H_MAKE(d->q->handle, 1 + do_div(n, d->classes));
+	return do_div(n, 8);
+}
+
 static struct sk_buff *qb_build(struct qb_dev *d, unsigned int i)
 {
-	unsigned int flow = i % flows;
-	unsigned int len = qb_sizes[(i / flows) % qb_nsizes];
+	unsigned int room = qb_sizes[(i / flows) % qb_nsizes], k;
 	struct sk_buff *skb;
 	struct udphdr *uh;
 	struct ethhdr *eth;
 	struct iphdr *iph;
 
-	skb = alloc_skb(LL_RESERVED_SPACE(d->dev) + ETH_HLEN + len, GFP_KERNEL);
+	if (spread)
+		for (k = 0; k < qb_nsizes; k++)
+			room = max(room, qb_sizes[k]);
+	skb = alloc_skb(LL_RESERVED_SPACE(d->dev) + ETH_HLEN + room,
+			GFP_KERNEL);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, LL_RESERVED_SPACE(d->dev));
-	skb_put_zero(skb, ETH_HLEN + len);
+	skb_put_zero(skb, ETH_HLEN + sizeof(*iph) + sizeof(*uh));
 	skb_reset_mac_header(skb);
 	skb_set_network_header(skb, ETH_HLEN);
 	skb_set_transport_header(skb, ETH_HLEN + sizeof(*iph));
@@ -118,28 +192,26 @@ static struct sk_buff *qb_build(struct qb_dev *d, unsigned int i)
 	iph->ihl = 5;
 	iph->ttl = 64;
 	iph->protocol = IPPROTO_UDP;
-	iph->tot_len = htons(len);
 	iph->saddr = htonl(0xc6120001);		/* 198.18.0.1 */
 	iph->daddr = htonl(0xc6120102);		/* 198.18.1.2 */
-	ip_send_check(iph);
 	uh = udp_hdr(skb);
-	uh->source = htons(1000 + flow);
 	uh->dest = htons(9);
-	uh->len = htons(len - sizeof(*iph));
+	qb_stamp(d, skb, i);
 
 	skb->protocol = htons(ETH_P_IP);
 	skb->dev = d->dev;
-	skb_set_hash(skb, jhash_1word(flow, 0x9e3779b9), PKT_HASH_TYPE_L4);
-	if (d->classes)
-		skb->priority = TC_H_MAKE(d->q->handle, 1 + i % d->classes);
-	else
-		skb->priority = i % 8;
+	skb->priority = qb_priority(d, i);
 	/* The reference the qdiscs may drop; ours is freed at unload. */
 	return skb_get(skb);
 }
 
-/* One round on @d: enqueue the batch, dequeue it; times into slot @r. */
-static void qb_round(struct qb_dev *d, int r)
+/*
+ * Round @round of the run (warm-up included) on @d: enqueue the batch,
+ * dequeue it; times into slot @r.  Not inlined into the init function,
+ * whose code is freed after the load: the blocks between the marks that
+ * are the harness's own then keep its symbol in /proc/kallsyms.
+ */
+static noinline void qb_round(struct qb_dev *d, unsigned int round, int r)
 {
 	struct sk_buff *to_free = NULL, *skb;
 	struct Qdisc *q = d->q;
@@ -148,6 +220,10 @@ static void qb_round(struct qb_dev *d, int r)
 
 	for (i = 0; i < batch; i++) {
 		skb = d->skbs[i];
+		if (spread) {
+			qb_stamp(d, skb, (u64)round * batch + i);
+			skb->priority = qb_priority(d, (u64)round * batch + i);
+		}
 		skb->next = NULL;
 		skb->prev = NULL;
 		skb->dev = d->dev;
@@ -156,11 +232,16 @@ static void qb_round(struct qb_dev *d, int r)
 	}
 
 	local_bh_disable();
+	if (irqoff)
+		local_irq_disable();
 	spin_lock(qdisc_lock(q));
 	t0 = ktime_get_ns();
+	qb_mark(QB_MARK_ENQ);
 	for (i = 0; i < batch; i++)
 		q->enqueue(d->skbs[i], q, &to_free);
+	qb_mark(QB_MARK_END);
 	t1 = ktime_get_ns();
+	qb_mark(QB_MARK_DEQ);
 	/* Bounded: a qdisc returns at most what it holds. */
 	for (i = 0; i < 2 * batch; i++) {
 		skb = q->dequeue(q);
@@ -168,12 +249,15 @@ static void qb_round(struct qb_dev *d, int r)
 			break;
 		n++;
 	}
+	qb_mark(QB_MARK_END);
 	t2 = ktime_get_ns();
 	if (qdisc_qlen_sum(q)) {
 		d->stuck += qdisc_qlen_sum(q);
 		qdisc_reset(q);
 	}
 	spin_unlock(qdisc_lock(q));
+	if (irqoff)
+		local_irq_enable();
 	local_bh_enable();
 
 	while (to_free) {
@@ -429,7 +513,7 @@ static int __init ddl_qbench_init(void)
 	/* Interleaved: every round visits every device, from a new start. */
 	for (r = 0; !err && r < warmup + rounds; r++) {
 		for (k = 0; k < qb_ndevs; k++) {
-			qb_round(&qb_devs[(k + r) % qb_ndevs],
+			qb_round(&qb_devs[(k + r) % qb_ndevs], r,
 				 (int)r - (int)warmup);
 			cond_resched();
 		}
