@@ -163,6 +163,11 @@ bench-datapath:
 	bench/bench-datapath --inkernel
 	bench/bench-datapath
 
+bench-bulk:
+	@mkdir -p build/bench
+	bench/bench-bulk --json build/bench/bulk.json
+	python3 tests/bulk_check.py build/bench/bulk.json
+
 demo:
 	scripts/install-deps
 	bench/ddl-bench -o build/demo compatible saturated
@@ -185,6 +190,8 @@ bench:
 	python3 tests/qdisc_cost_check.py build/bench/qdisc-cost.json
 	bench/bench-datapath --json build/bench/datapath.json
 	python3 tests/datapath_check.py build/bench/datapath.json
+	bench/bench-bulk --json build/bench/bulk.json
+	python3 tests/bulk_check.py build/bench/bulk.json
 
 .PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-kernels check-release check-debug check-tc check-launchers vm fuzz stress bench-pace \
-	bench-datapath tools demo bench
+	bench-datapath bench-bulk tools demo bench
