@@ -328,8 +328,8 @@ const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
 };
 
 /* Close @s->green's current stint and make job @idx green. */
-static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
-			  u32 idx, enum ddl_turn_why why, u64 now)
+static void ddl_set_green(struct ddl_sched *s, u32 idx, enum ddl_turn_why why,
+			  u64 now)
 {
 	struct ddl_cls *c;
 
@@ -343,7 +343,6 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 	c = &s->cls[idx];
 	c->greens++;
 	s->slice_start = now;
-	s->slice_end = now + ddl_turn_ns(s, p, idx);
 	s->green_empty_since = c->backlogged ? 0 : now;
 }
 
@@ -360,9 +359,9 @@ static bool ddl_turn_over(const struct ddl_sched *s,
 	const struct ddl_cls *c = &s->cls[s->green];
 	u64 turn, ran = now - s->slice_start;
 
-	if (p->slice_us != TC_DDL_AUTO)
-		return now >= s->slice_end;
 	turn = ddl_turn_ns(s, p, s->green);
+	if (p->slice_us != TC_DDL_AUTO)
+		return now >= s->slice_start + turn;
 	if (ran >= (turn ? 2 * turn : DDL_AUTO_CAP_NS))
 		return true;
 	return ran >= turn && !c->backlogged &&
@@ -380,7 +379,7 @@ static void ddl_rotate(struct ddl_sched *s, const struct ddl_params *p,
 	if (s->green == DDL_NONE) {
 		next = ddl_bm_next(s, 0);
 		if (next != DDL_NONE)
-			ddl_set_green(s, p, next, DDL_TURN_START, now);
+			ddl_set_green(s, next, DDL_TURN_START, now);
 		return;
 	}
 
@@ -392,7 +391,7 @@ static void ddl_rotate(struct ddl_sched *s, const struct ddl_params *p,
 		if (next != DDL_NONE) {
 			s->yields++;
 			c->yields++;
-			ddl_set_green(s, p, next, DDL_TURN_YIELD, now);
+			ddl_set_green(s, next, DDL_TURN_YIELD, now);
 			return;
 		}
 	}
@@ -404,13 +403,12 @@ static void ddl_rotate(struct ddl_sched *s, const struct ddl_params *p,
 		if (next == s->green) {
 			/* Alone: a new slice, not a rotation. */
 			s->slice_start = now;
-			s->slice_end = now + ddl_turn_ns(s, p, next);
 			return;
 		}
 		if (c->backlogged)
 			s->turns_forced++;
 		s->rotations++;
-		ddl_set_green(s, p, next, DDL_TURN_SLICE, now);
+		ddl_set_green(s, next, DDL_TURN_SLICE, now);
 	}
 }
 
@@ -436,7 +434,7 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 		return;
 	}
 	if (next != DDL_NONE && next != s->green)
-		ddl_set_green(s, p, next, s->green == DDL_NONE ?
+		ddl_set_green(s, next, s->green == DDL_NONE ?
 			      DDL_TURN_START : m->why, now);
 }
 
@@ -875,8 +873,8 @@ void ddl_settle_burst(struct ddl_sched *s, const struct ddl_params *p,
  *
  * The weight is the job's share in the fair reference (ddl_fair_weight())
  * and its slice multiplier in the rotation modes.  A green class's running
- * slice is recomputed from its start; if that end has passed, green moves
- * on at the next ddl_pick().
+ * slice then ends its new turn after its start (ddl_turn_ns()); if that end
+ * has passed, green moves on at the next ddl_pick().
  *
  * Context: under the qdisc lock.
  */
@@ -887,8 +885,6 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 
 	ddl_fair_weight(&s->fair, &c->fair, weight);
 	c->weight = weight;
-	if (idx == s->green)
-		s->slice_end = s->slice_start + ddl_turn_ns(s, p, idx);
 }
 
 /**
@@ -916,9 +912,6 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 	bool was = ddl_mode(old)->cluster, on = ddl_mode(p)->cluster;
 	struct ddl_cls *c;
 	u32 i;
-
-	if (s->green != DDL_NONE && old->slice_us != p->slice_us)
-		s->slice_end = s->slice_start + ddl_turn_ns(s, p, s->green);
 
 	if (old->bgshare != p->bgshare)
 		s->bg_credit = 0;

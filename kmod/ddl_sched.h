@@ -197,8 +197,8 @@ struct ddl_cls {
  * @acks: backlogged jobs with no data queued, in the order they got so
  * @green: index of the green job, or DDL_NONE
  * @green_since: when @green became green
- * @slice_start: when @green's current slice began
- * @slice_end: when @green's slice ends
+ * @slice_start: when @green's current slice began; an explicit slice
+ *	ends ddl_turn_ns() later
  * @green_empty_since: when @green's queue became empty, 0 while backlogged
  * @bg_credit: background share credit, bytes times percent
  * @ack_credit: credit of the ACK lane, bytes times DDL_ACK_SHARE
@@ -228,7 +228,6 @@ struct ddl_sched {
 	u32			green;
 	u64			green_since;
 	u64			slice_start;
-	u64			slice_end;
 	u64			green_empty_since;
 	s64			bg_credit;
 	s64			ack_credit;
