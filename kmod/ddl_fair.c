@@ -263,7 +263,8 @@ static void ddl_fair_enqueued(struct ddl_fair *f, struct ddl_fair_cls *fc,
 }
 
 /**
- * ddl_fair_arrived() - a packet joined a job's queue
+ * ddl_fair_update() - a packet joined a job's queue: the part of
+ *	ddl_fair_arrived() that changes the orders
  * @f: fair order
  * @fc: the job's fair state
  * @len: bytes
@@ -278,8 +279,8 @@ static void ddl_fair_enqueued(struct ddl_fair *f, struct ddl_fair_cls *fc,
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
  * becomes backlogged, a burst starts or its tag grows.
  */
-void ddl_fair_arrived(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
-		      const struct ddl_burst_news *bn)
+void ddl_fair_update(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
+		     const struct ddl_burst_news *bn)
 {
 	if (bn->ev == DDL_BURST_START)
 		ddl_fair_burst(f, fc, bn->size, bn->brief);

@@ -73,8 +73,8 @@ struct ddl_fair {
 };
 
 void ddl_fair_init(struct ddl_fair *f);
-void ddl_fair_arrived(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
-		      const struct ddl_burst_news *bn);
+void ddl_fair_update(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
+		     const struct ddl_burst_news *bn);
 void ddl_fair_served(struct ddl_fair *f, u32 len, struct ddl_fair_cls *left);
 void ddl_fair_queue(struct ddl_fair *f, struct ddl_fair_cls *fc);
 void ddl_fair_unqueue(struct ddl_fair *f, struct ddl_fair_cls *fc);
@@ -108,6 +108,33 @@ static inline struct ddl_fair_cls *ddl_fair_head(const struct ddl_fair *f)
 	struct rb_node *node = rb_first_cached(&f->order);
 
 	return node ? rb_entry(node, struct ddl_fair_cls, node) : NULL;
+}
+
+/**
+ * ddl_fair_arrived() - a packet joined a job's queue
+ * @f: fair order
+ * @fc: the job's fair state
+ * @len: bytes
+ * @bn: what the packet did to the job's burst (ddl_burst_arrived())
+ *
+ * Its bytes count toward its burst's tag.  Most packets go on with a
+ * burst, within its tag, of a job in the order: that is all they do.  The
+ * others, which start or resume a burst, outgrow its tag or find the job
+ * out of the order, go to ddl_fair_update().
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
+ * becomes backlogged, a burst starts or its tag grows.
+ */
+static inline void ddl_fair_arrived(struct ddl_fair *f,
+				    struct ddl_fair_cls *fc, u32 len,
+				    const struct ddl_burst_news *bn)
+{
+	if (bn->ev != DDL_BURST_START && bn->ev != DDL_BURST_RESUME &&
+	    fc->seg_bytes + len <= fc->budget && !RB_EMPTY_NODE(&fc->node)) {
+		fc->seg_bytes += len;
+		return;
+	}
+	ddl_fair_update(f, fc, len, bn);
 }
 
 #endif /* _DDL_FAIR_H */
