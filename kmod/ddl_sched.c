@@ -593,6 +593,18 @@ static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
 	ddl_key_idle(&s->keymap, &c->keymap, now);
 }
 
+/*
+ * A packet of @len bytes left job @c's queue: if it was the last data
+ * packet, what the job still holds are ACKs, if any, and it joins the ACK
+ * lane.  Always inline, as ddl_served() runs it per packet.
+ */
+static __always_inline void ddl_data_left(struct ddl_sched *s,
+					  struct ddl_cls *c, u32 len, u64 now)
+{
+	if (ddl_burst_left(&c->burst, len, now) && list_empty(&c->ack_node))
+		list_add_tail(&c->ack_node, &s->acks);
+}
+
 /**
  * ddl_served() - account one packet sent from a class
  * @s: scheduler
@@ -619,7 +631,8 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 
 	c->wait_since = now;
 	c->head_since = now;
-	list_move_tail(&c->wait_node, &s->waiters);
+	if (!list_is_last(&c->wait_node, &s->waiters))
+		list_move_tail(&c->wait_node, &s->waiters);
 	ddl_burst_sent(&c->burst, len);
 	ddl_pace_sent(&s->pace, p, len, now);
 
@@ -627,10 +640,6 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		c->bytes_green += len;
 	else
 		c->bytes_yellow += len;
-	if (idx != bg) {
-		ddl_fair_served(&s->fair, len, empty ? &c->fair : NULL);
-		ddl_dropped(s, idx, len, now);
-	}
 
 	if (reason == DDL_R_GUARD) {
 		s->guard_runs++;
@@ -639,32 +648,42 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		s->bgshare_runs++;
 	}
 
+	/*
+	 * The credits never leave their bounds (they start within them, and
+	 * a reset sets 0), so a gain can only pass the upper one and a
+	 * spend only the lower one.
+	 */
+	if (idx != bg) {
+		ddl_fair_served(&s->fair, len, empty ? &c->fair : NULL);
+		ddl_data_left(s, c, len, now);
+		/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
+		if (reason == DDL_R_YELLOW &&
+		    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
+			c->deficit -= len;
+		/* Background share: job bytes earn credit. */
+		if (s->cls[bg].backlogged)
+			s->bg_credit = min_t(s64, s->bg_credit +
+					     (s64)len * p->bgshare,
+					     DDL_BG_CREDIT_MAX);
+	} else if (c->backlogged) {
+		/* Background bytes spend it. */
+		s->bg_credit = max_t(s64, s->bg_credit -
+				     (s64)len * (100 - p->bgshare),
+				     -DDL_BG_CREDIT_MAX);
+	}
+
 	/* The ACK lane: job bytes earn credit, its own bytes spend it. */
 	if (reason == DDL_R_ACK) {
 		s->ack_runs++;
 		c->ack_runs++;
-		s->ack_credit -= (s64)len * DDL_ACK_SHARE;
+		s->ack_credit = max_t(s64, s->ack_credit -
+				      (s64)len * DDL_ACK_SHARE,
+				      -DDL_ACK_CREDIT_MAX);
 		list_move_tail(&c->ack_node, &s->acks);
 	} else if (idx != bg) {
-		s->ack_credit += len;
+		s->ack_credit = min_t(s64, s->ack_credit + len,
+				      DDL_ACK_CREDIT_MAX);
 	}
-	s->ack_credit = clamp_t(s64, s->ack_credit, -DDL_ACK_CREDIT_MAX,
-				DDL_ACK_CREDIT_MAX);
-
-	/* Background share: job bytes earn credit, background bytes spend it. */
-	if (s->cls[bg].backlogged) {
-		if (idx == bg)
-			s->bg_credit -= (s64)len * (100 - p->bgshare);
-		else
-			s->bg_credit += (s64)len * p->bgshare;
-		s->bg_credit = clamp_t(s64, s->bg_credit, -DDL_BG_CREDIT_MAX,
-				       DDL_BG_CREDIT_MAX);
-	}
-
-	/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
-	if (idx != bg && reason == DDL_R_YELLOW &&
-	    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
-		c->deficit -= len;
 
 	if (empty && c->backlogged)
 		ddl_unbacklog(s, idx, now);
@@ -686,13 +705,8 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  */
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 {
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (idx != DDL_BG(s) && ddl_burst_left(&c->burst, len, now)) {
-		/* What it still holds are ACKs, if any. */
-		if (list_empty(&c->ack_node))
-			list_add_tail(&c->ack_node, &s->acks);
-	}
+	if (idx != DDL_BG(s))
+		ddl_data_left(s, &s->cls[idx], len, now);
 }
 
 /*
@@ -759,7 +773,8 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		return false;
 	bn = ddl_burst_arrived(&s->burst, &c->burst, &s->pred, &c->pred,
 			       &s->log, idx, p, len, now);
-	if (len >= DDL_BURST_PKT_MIN)
+	/* Data takes the job out of the ACK lane; ACKs alone put it in. */
+	if (len >= DDL_BURST_PKT_MIN && !list_empty(&c->ack_node))
 		list_del_init(&c->ack_node);
 	else if (bn.ev == DDL_BURST_ACKS && list_empty(&c->ack_node))
 		list_add_tail(&c->ack_node, &s->acks);
