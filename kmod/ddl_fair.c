@@ -38,11 +38,6 @@
 
 #include "ddl_fair.h"
 
-static bool ddl_v_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
-}
-
 /* Virtual time that @bytes take in the reference at weight @w. */
 static u64 ddl_vlen(u64 bytes, u32 w)
 {
@@ -290,13 +285,21 @@ void ddl_fair_update(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
 	ddl_fair_order_add(f, fc);
 }
 
-/*
+/**
+ * ddl_fair_advance() - the link sent bytes of a job: V moves on
+ * @f: fair order
+ * @len: bytes
+ *
  * V advances by @len / (sum of the weights in the reference), piece by
  * piece: a burst whose finish tag V reaches leaves the reference, and the
  * rest of the bytes go at the new slope.  Bytes sent while the reference
- * is empty leave V where it is.
+ * is empty leave V where it is.  ddl_fair_served() does the common case,
+ * where V does not reach the first tag, itself.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
+ * that leaves the reference (each leaves once).
  */
-static void ddl_fair_advance(struct ddl_fair *f, u32 len)
+void ddl_fair_advance(struct ddl_fair *f, u32 len)
 {
 	u64 work = (u64)len * DDL_VSCALE + f->vrem, dv;
 	struct ddl_fair_cls *fc;
@@ -320,23 +323,6 @@ static void ddl_fair_advance(struct ddl_fair *f, u32 len)
 		}
 		ddl_gps_del(f, fc);
 	}
-}
-
-/**
- * ddl_fair_served() - the link sent bytes of a job: the reference moves on
- * @f: fair order
- * @len: bytes
- * @left: the fair state of the job whose queue they emptied, which leaves
- *	the order (ddl_fair_unqueue()); NULL if it still holds packets
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
- * that leaves the reference (each leaves once) and when a job leaves.
- */
-void ddl_fair_served(struct ddl_fair *f, u32 len, struct ddl_fair_cls *left)
-{
-	ddl_fair_advance(f, len);
-	if (left)
-		ddl_fair_unqueue(f, left);
 }
 
 /**

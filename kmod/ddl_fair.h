@@ -6,6 +6,7 @@
 #ifndef _DDL_FAIR_H
 #define _DDL_FAIR_H
 
+#include <linux/math64.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
 
@@ -75,11 +76,17 @@ struct ddl_fair {
 void ddl_fair_init(struct ddl_fair *f);
 void ddl_fair_update(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
 		     const struct ddl_burst_news *bn);
-void ddl_fair_served(struct ddl_fair *f, u32 len, struct ddl_fair_cls *left);
+void ddl_fair_advance(struct ddl_fair *f, u32 len);
 void ddl_fair_queue(struct ddl_fair *f, struct ddl_fair_cls *fc);
 void ddl_fair_unqueue(struct ddl_fair *f, struct ddl_fair_cls *fc);
 void ddl_fair_weight(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 weight);
 void ddl_fair_reset(struct ddl_fair *f, struct ddl_fair_cls *fc);
+
+/* Whether virtual time @a is before @b (modulo 2^64). */
+static inline bool ddl_v_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
 
 /**
  * ddl_fair_cls_init() - a job outside the fair order
@@ -135,6 +142,46 @@ static inline void ddl_fair_arrived(struct ddl_fair *f,
 		return;
 	}
 	ddl_fair_update(f, fc, len, bn);
+}
+
+/**
+ * ddl_fair_served() - the link sent bytes of a job: the reference moves on
+ * @f: fair order
+ * @len: bytes
+ * @left: the fair state of the job whose queue they emptied, which leaves
+ *	the order (ddl_fair_unqueue()); NULL if it still holds packets
+ *
+ * Most packets take V less far than the first finish tag in the
+ * reference: V moves by their bytes over the weights in it, the remainder
+ * kept for the next.  The others, and bytes sent while the reference is
+ * empty, are ddl_fair_advance()'s.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
+ * that leaves the reference (each leaves once) and when a job leaves.
+ */
+static inline void ddl_fair_served(struct ddl_fair *f, u32 len,
+				   struct ddl_fair_cls *left)
+{
+	struct rb_node *node = rb_first_cached(&f->gps);
+	u64 work = (u64)len * DDL_VSCALE + f->vrem, q;
+	const struct ddl_fair_cls *fc;
+	u32 rem;
+
+	if (node) {
+		fc = rb_entry(node, struct ddl_fair_cls, gps_node);
+		q = div_u64_rem(work, f->gps_weight, &rem);
+		if (ddl_v_before(f->vtime, fc->vfinish) &&
+		    fc->vfinish - f->vtime > q) {
+			f->vtime += q;
+			f->vrem = rem;
+		} else {
+			ddl_fair_advance(f, len);
+		}
+	} else {
+		f->vrem = 0;
+	}
+	if (left)
+		ddl_fair_unqueue(f, left);
 }
 
 #endif /* _DDL_FAIR_H */
