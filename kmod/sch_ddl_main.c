@@ -265,6 +265,44 @@ static u32 ddl_skb_key(const struct sk_buff *skb, u32 key)
 }
 
 /*
+ * The class the filters @fl choose for @skb: its index, DDL_NONE if
+ * they choose none of ours (*@qerr untouched), or DDL_DROP if an action
+ * consumed or dropped it (then *@qerr says how to report it).  Out of
+ * line: a qdisc without filters does not pay for its frame.
+ */
+#define DDL_DROP	(DDL_NONE - 1)
+
+static noinline u32 ddl_filter_class(struct sk_buff *skb, struct Qdisc *sch,
+				     struct tcf_proto *fl, int *qerr)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	struct tcf_result res;
+	int result;
+	u32 idx;
+
+	result = tcf_classify(skb, NULL, fl, &res, false);
+	if (result < 0)
+		return DDL_NONE;
+#ifdef CONFIG_NET_CLS_ACT
+	switch (result) {
+	case TC_ACT_QUEUED:
+	case TC_ACT_STOLEN:
+	case TC_ACT_TRAP:
+		*qerr = NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
+		fallthrough;
+	case TC_ACT_SHOT:
+		return DDL_DROP;
+	}
+#endif
+	idx = ddl_minor_to_idx(q, TC_H_MIN(res.classid));
+	if (idx != DDL_NONE) {
+		q->cls_filter++;
+		ddl_claim(&q->s.keymap, idx);
+	}
+	return idx;
+}
+
+/*
  * Class index for @skb, or DDL_NONE if a filter action consumed or dropped
  * it (then *qerr says how to report it).
  */
@@ -272,34 +310,17 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 			int *qerr)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	struct tcf_result res;
 	struct tcf_proto *fl;
 	u32 idx, key;
-	int result;
 
 	*qerr = NET_XMIT_SUCCESS | __NET_XMIT_BYPASS;
 	fl = rcu_dereference_bh(q->filter_list);
 	if (fl) {
-		result = tcf_classify(skb, NULL, fl, &res, false);
-		if (result >= 0) {
-#ifdef CONFIG_NET_CLS_ACT
-			switch (result) {
-			case TC_ACT_QUEUED:
-			case TC_ACT_STOLEN:
-			case TC_ACT_TRAP:
-				*qerr = NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
-				fallthrough;
-			case TC_ACT_SHOT:
-				return DDL_NONE;
-			}
-#endif
-			idx = ddl_minor_to_idx(q, TC_H_MIN(res.classid));
-			if (idx != DDL_NONE) {
-				q->cls_filter++;
-				ddl_claim(&q->s.keymap, idx);
-				return idx;
-			}
-		}
+		idx = ddl_filter_class(skb, sch, fl, qerr);
+		if (idx == DDL_DROP)
+			return DDL_NONE;
+		if (idx != DDL_NONE)
+			return idx;
 	}
 
 	if (TC_H_MAJ(skb->priority) == sch->handle) {
