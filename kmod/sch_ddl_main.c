@@ -590,7 +590,8 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	sch->q.qlen++;
 	if (unlikely(q->mem_used > q->params.memory_limit))
 		return ddl_mem_shed(sch, skb, now, to_free);
-	q->mem_peak = max(q->mem_peak, q->mem_used);
+	if (q->mem_used > q->mem_peak)		/* no store for most packets */
+		q->mem_peak = q->mem_used;
 	return NET_XMIT_SUCCESS;
 }
 
