@@ -288,7 +288,7 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 
 /*
  * The modes, as tc numbers them.  Each is a choice of rules, applied in
- * one place each: green in ddl_advance(), yellow in ddl_pick(), the
+ * one place each: green in ddl_advance(), yellow in ddl_pick_full(), the
  * cluster order in ddl_arrived() and ddl_reconfigure().
  */
 const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
@@ -473,13 +473,14 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
 }
 
 /**
- * ddl_pick() - choose the class to send from
+ * ddl_pick_full() - choose the class to send from, every rule applied
  * @s: scheduler
  * @p: configuration
  * @now: current time, ns
  * @reason: set to why the class was chosen
  *
- * Moves green on first (mode fair: to the backlogged job with the smallest
+ * What ddl_pick() does when green does not simply keep the link.  Moves
+ * green on first (mode fair: to the backlogged job with the smallest
  * finish tag; the rotation modes: slice end, yield), then picks, in this
  * order: the starvation guard (the class it looked at or served least
  * recently, if that was over maxwait / DDL_GUARD_SPLIT ago and its head
@@ -494,8 +495,8 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
  * Context: under the qdisc lock.  Constant time.
  * Return: class index, or DDL_NONE if no class is backlogged.
  */
-u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
-	     enum ddl_reason *reason)
+u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
+		  enum ddl_reason *reason)
 {
 	struct ddl_cls *bg = &s->cls[DDL_BG(s)];
 	u64 maxwait, look;
@@ -516,8 +517,8 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	 * others keep theirs young.
 	 */
 	c = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
-	maxwait = (u64)p->maxwait_us * NSEC_PER_USEC_U64;
-	look = maxwait / DDL_GUARD_SPLIT;
+	maxwait = ddl_maxwait_ns(p);
+	look = ddl_guard_look_ns(p);
 	if (now - c->wait_since > look) {
 		if (now - c->head_since > maxwait - look) {
 			*reason = DDL_R_GUARD;

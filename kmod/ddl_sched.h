@@ -317,8 +317,8 @@ void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now);
 bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		 u32 len, u64 now);
-u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
-	     enum ddl_reason *reason);
+u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
+		  enum ddl_reason *reason);
 void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		enum ddl_reason reason, u32 len, bool empty, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
@@ -337,6 +337,101 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 		 u32 idx);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
 u32 ddl_bm_first(const struct ddl_sched *s, u32 from);
+
+/**
+ * ddl_maxwait_ns() - the longest a class's head packet should wait
+ * @p: configuration
+ *
+ * Context: any; pure.
+ * Return: maxwait, ns.
+ */
+static inline u64 ddl_maxwait_ns(const struct ddl_params *p)
+{
+	return (u64)p->maxwait_us * NSEC_PER_USEC_U64;
+}
+
+/**
+ * ddl_guard_look_ns() - how often the starvation guard looks at a class
+ * @p: configuration
+ *
+ * Context: any; pure.
+ * Return: maxwait / DDL_GUARD_SPLIT, ns.
+ */
+static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
+{
+	return ddl_maxwait_ns(p) / DDL_GUARD_SPLIT;
+}
+
+/**
+ * ddl_green_keeps() - whether green is the pick, with nothing else to do
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * True when every rule of ddl_pick_full() would leave things as they are
+ * and choose green: in mode fair or cluster, green is backlogged and heads
+ * its order (or the order is empty), the starvation guard is not due to
+ * look at the class it looks at next, the background is owed no share and
+ * the ACK lane has no job or no credit.  The rotation modes' turns and
+ * mode static are always decided in full.
+ *
+ * Context: under the qdisc lock; pure.  Constant time.
+ * Return: true if ddl_pick_full() would return green, with DDL_R_GREEN,
+ * and change nothing.
+ */
+static inline bool ddl_green_keeps(const struct ddl_sched *s,
+				   const struct ddl_params *p, u64 now)
+{
+	const struct ddl_cls *w;
+	u32 next;
+
+	if (s->green == DDL_NONE || !s->cls[s->green].backlogged)
+		return false;
+	switch (ddl_mode(p)->green) {
+	case DDL_GREEN_FAIR:
+		next = ddl_fair_first(s);
+		break;
+	case DDL_GREEN_CLUSTER:
+		next = ddl_cluster_first(s);
+		break;
+	default:
+		return false;
+	}
+	if (next != DDL_NONE && next != s->green)
+		return false;
+	/* Green is backlogged, so there are waiters. */
+	w = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
+	if (now - w->wait_since > ddl_guard_look_ns(p))
+		return false;
+	if (s->cls[DDL_BG(s)].backlogged && s->bg_credit > 0)
+		return false;
+	return list_empty(&s->acks) || s->ack_credit <= 0;
+}
+
+/**
+ * ddl_pick() - choose the class to send from
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ * @reason: set to why the class was chosen
+ *
+ * Green, where it simply keeps the link (ddl_green_keeps(): most packets
+ * of a burst in mode fair); else the full pick, ddl_pick_full().  The
+ * caller then sends one packet of the class and reports it with
+ * ddl_served().
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: class index, or DDL_NONE if no class is backlogged.
+ */
+static inline u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p,
+			   u64 now, enum ddl_reason *reason)
+{
+	if (ddl_green_keeps(s, p, now)) {
+		*reason = DDL_R_GREEN;
+		return s->green;
+	}
+	return ddl_pick_full(s, p, now, reason);
+}
 
 /**
  * ddl_head_queued() - when the head packet of a class was queued
