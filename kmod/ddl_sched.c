@@ -28,9 +28,6 @@
 
 #include "ddl_sched.h"
 
-/* Largest background credit, bytes times percent: one 64 KiB GSO packet. */
-#define DDL_BG_CREDIT_MAX	(65536LL * 100)
-
 /**
  * ddl_params_init() - fill in the default configuration
  * @p: configuration to initialise
@@ -563,15 +560,21 @@ u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	return bg->backlogged ? DDL_BG(s) : DDL_NONE;
 }
 
-/*
- * Class @idx's queue is empty: it no longer waits, competes in round robin
- * or holds ACKs, and leaves the cluster order, its pause counted from when
- * it last held data.  The fair order's part is the caller's
- * (ddl_fair_served(), ddl_fair_unqueue()).  Always inline: ddl_served()
- * runs per packet, and a call here would cost every packet a larger frame
- * (bench/bench-insns).
+/**
+ * ddl_unbacklog() - a backlogged class's queue became empty
+ * @s: scheduler
+ * @idx: class index, backlogged
+ * @now: current time, ns
+ *
+ * It no longer waits, competes in round robin or holds ACKs, and leaves
+ * the cluster order, its pause counted from when it last held data.  The
+ * fair order's part is the caller's (ddl_fair_served(),
+ * ddl_fair_unqueue()).  Out of line: ddl_served() calls it only for the
+ * packet that empties a queue.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
  */
-static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
+void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	u64 since;
@@ -592,102 +595,6 @@ static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
 	if (idx == s->green)
 		s->green_empty_since = now;
 	ddl_key_idle(&s->keymap, &c->keymap, now);
-}
-
-/*
- * A packet of @len bytes left job @c's queue: if it was the last data
- * packet, what the job still holds are ACKs, if any, and it joins the ACK
- * lane.  Always inline, as ddl_served() runs it per packet.
- */
-static __always_inline void ddl_data_left(struct ddl_sched *s,
-					  struct ddl_cls *c, u32 len, u64 now)
-{
-	if (ddl_burst_left(&c->burst, len, now) && list_empty(&c->ack_node))
-		list_add_tail(&c->ack_node, &s->acks);
-}
-
-/**
- * ddl_served() - account one packet sent from a class
- * @s: scheduler
- * @p: configuration
- * @idx: class the packet came from, as returned by ddl_pick()
- * @reason: the reason ddl_pick() gave
- * @len: packet length, bytes (qdisc_pkt_len)
- * @empty: the packet emptied the class's queue
- * @now: current time, ns
- *
- * With a rate, this moves the earliest departure time of the next packet.
- * A job packet sent other than by the ACK lane earns the lane a byte of
- * credit per byte; one sent by it spends DDL_ACK_SHARE per byte.  A class
- * left @empty is no longer backlogged (as by ddl_deactivate()).  Each unit
- * is entered once.
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) when @empty.
- */
-void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		enum ddl_reason reason, u32 len, bool empty, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-	u32 bg = DDL_BG(s);
-
-	c->wait_since = now;
-	c->head_since = now;
-	if (!list_is_last(&c->wait_node, &s->waiters))
-		list_move_tail(&c->wait_node, &s->waiters);
-	ddl_burst_sent(&c->burst, len);
-	ddl_pace_sent(&s->pace, p, len, now);
-
-	if (idx == s->green)
-		c->bytes_green += len;
-	else
-		c->bytes_yellow += len;
-
-	if (reason == DDL_R_GUARD) {
-		s->guard_runs++;
-		c->guard_runs++;
-	} else if (reason == DDL_R_BGSHARE) {
-		s->bgshare_runs++;
-	}
-
-	/*
-	 * The credits never leave their bounds (they start within them, and
-	 * a reset sets 0), so a gain can only pass the upper one and a
-	 * spend only the lower one.
-	 */
-	if (idx != bg) {
-		ddl_fair_served(&s->fair, len, empty ? &c->fair : NULL);
-		ddl_data_left(s, c, len, now);
-		/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
-		if (reason == DDL_R_YELLOW &&
-		    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
-			c->deficit -= len;
-		/* Background share: job bytes earn credit. */
-		if (s->cls[bg].backlogged)
-			s->bg_credit = min_t(s64, s->bg_credit +
-					     (s64)len * p->bgshare,
-					     DDL_BG_CREDIT_MAX);
-	} else if (c->backlogged) {
-		/* Background bytes spend it. */
-		s->bg_credit = max_t(s64, s->bg_credit -
-				     (s64)len * (100 - p->bgshare),
-				     -DDL_BG_CREDIT_MAX);
-	}
-
-	/* The ACK lane: job bytes earn credit, its own bytes spend it. */
-	if (reason == DDL_R_ACK) {
-		s->ack_runs++;
-		c->ack_runs++;
-		s->ack_credit = max_t(s64, s->ack_credit -
-				      (s64)len * DDL_ACK_SHARE,
-				      -DDL_ACK_CREDIT_MAX);
-		list_move_tail(&c->ack_node, &s->acks);
-	} else if (idx != bg) {
-		s->ack_credit = min_t(s64, s->ack_credit + len,
-				      DDL_ACK_CREDIT_MAX);
-	}
-
-	if (empty && c->backlogged)
-		ddl_unbacklog(s, idx, now);
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #include <linux/bitops.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
@@ -35,6 +36,9 @@
  */
 #define DDL_ACK_SHARE		16
 #define DDL_ACK_CREDIT_MAX	((s64)SZ_64K * DDL_ACK_SHARE)
+
+/* Largest background credit, bytes times percent: one 64 KiB GSO packet. */
+#define DDL_BG_CREDIT_MAX	(65536LL * 100)
 
 /**
  * enum ddl_reason - why ddl_pick() chose a class
@@ -319,8 +323,7 @@ bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		 u32 len, u64 now);
 u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		  enum ddl_reason *reason);
-void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		enum ddl_reason reason, u32 len, bool empty, u64 now);
+void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
 void ddl_owner_changed(struct ddl_sched *s, u32 idx, u64 now);
 void ddl_settle_burst(struct ddl_sched *s, const struct ddl_params *p,
@@ -431,6 +434,106 @@ static inline u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p,
 		return s->green;
 	}
 	return ddl_pick_full(s, p, now, reason);
+}
+
+/*
+ * A packet of @len bytes left job @c's queue: if it was the last data
+ * packet, what the job still holds are ACKs, if any, and it joins the ACK
+ * lane.  ddl_served() and ddl_dropped() run it.
+ */
+static inline void ddl_data_left(struct ddl_sched *s, struct ddl_cls *c,
+				 u32 len, u64 now)
+{
+	if (ddl_burst_left(&c->burst, len, now) && list_empty(&c->ack_node))
+		list_add_tail(&c->ack_node, &s->acks);
+}
+
+/**
+ * ddl_served() - account one packet sent from a class
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class the packet came from, as returned by ddl_pick()
+ * @reason: the reason ddl_pick() gave
+ * @len: packet length, bytes (qdisc_pkt_len)
+ * @empty: the packet emptied the class's queue
+ * @now: current time, ns
+ *
+ * With a rate, this moves the earliest departure time of the next packet.
+ * A job packet sent other than by the ACK lane earns the lane a byte of
+ * credit per byte; one sent by it spends DDL_ACK_SHARE per byte.  A class
+ * left @empty is no longer backlogged (as by ddl_deactivate()).  Each unit
+ * is entered once.  Inline: it runs for every packet, and the rare parts,
+ * a queue that empties (ddl_unbacklog()) or a tag reached in the fair
+ * reference (ddl_fair_advance()), are calls.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when @empty.
+ */
+static inline void ddl_served(struct ddl_sched *s,
+			      const struct ddl_params *p, u32 idx,
+			      enum ddl_reason reason, u32 len, bool empty,
+			      u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u32 bg = DDL_BG(s);
+
+	c->wait_since = now;
+	c->head_since = now;
+	if (!list_is_last(&c->wait_node, &s->waiters))
+		list_move_tail(&c->wait_node, &s->waiters);
+	ddl_burst_sent(&c->burst, len);
+	ddl_pace_sent(&s->pace, p, len, now);
+
+	if (idx == s->green)
+		c->bytes_green += len;
+	else
+		c->bytes_yellow += len;
+
+	if (reason == DDL_R_GUARD) {
+		s->guard_runs++;
+		c->guard_runs++;
+	} else if (reason == DDL_R_BGSHARE) {
+		s->bgshare_runs++;
+	}
+
+	/*
+	 * The credits never leave their bounds (they start within them, and
+	 * a reset sets 0), so a gain can only pass the upper one and a
+	 * spend only the lower one.
+	 */
+	if (idx != bg) {
+		ddl_fair_served(&s->fair, len, empty ? &c->fair : NULL);
+		ddl_data_left(s, c, len, now);
+		/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
+		if (reason == DDL_R_YELLOW &&
+		    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
+			c->deficit -= len;
+		/* Background share: job bytes earn credit. */
+		if (s->cls[bg].backlogged)
+			s->bg_credit = min_t(s64, s->bg_credit +
+					     (s64)len * p->bgshare,
+					     DDL_BG_CREDIT_MAX);
+	} else if (c->backlogged) {
+		/* Background bytes spend it. */
+		s->bg_credit = max_t(s64, s->bg_credit -
+				     (s64)len * (100 - p->bgshare),
+				     -DDL_BG_CREDIT_MAX);
+	}
+
+	/* The ACK lane: job bytes earn credit, its own bytes spend it. */
+	if (reason == DDL_R_ACK) {
+		s->ack_runs++;
+		c->ack_runs++;
+		s->ack_credit = max_t(s64, s->ack_credit -
+				      (s64)len * DDL_ACK_SHARE,
+				      -DDL_ACK_CREDIT_MAX);
+		list_move_tail(&c->ack_node, &s->acks);
+	} else if (idx != bg) {
+		s->ack_credit = min_t(s64, s->ack_credit + len,
+				      DDL_ACK_CREDIT_MAX);
+	}
+
+	if (empty && c->backlogged)
+		ddl_unbacklog(s, idx, now);
 }
 
 /**
