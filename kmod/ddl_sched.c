@@ -617,13 +617,20 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 		ddl_data_left(s, &s->cls[idx], len, now);
 }
 
-/*
- * Class @idx's queue is no longer empty: it waits, competes in round robin
- * and keeps its key.  The orders' part is theirs (ddl_fair_queue(),
- * ddl_cluster_queue()).  Always inline, as ddl_arrived() runs it per
- * packet.  Return: false if it was backlogged already.
+/**
+ * ddl_backlog() - a class's queue is no longer empty
+ * @s: scheduler
+ * @idx: class index
+ * @now: current time, ns
+ *
+ * It waits, competes in round robin and keeps its key.  The orders' part
+ * is theirs (ddl_fair_queue(), ddl_cluster_queue()).  Out of line:
+ * ddl_arrived() calls it only for a class that was not backlogged.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: false if it was backlogged already.
  */
-static __always_inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
+bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
@@ -647,50 +654,6 @@ static __always_inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
 		s->green_empty_since = 0;
 	ddl_key_busy(&c->keymap);
 	return true;
-}
-
-/**
- * ddl_arrived() - a packet joined a class's queue
- * @s: scheduler
- * @p: configuration
- * @idx: class index
- * @len: packet length, bytes
- * @now: current time, ns
- *
- * A class whose queue was empty becomes backlogged (its key stays).  A
- * data packet that finds no other data queued may start the job's burst,
- * or continue it after a pause (ddl_burst_arrived(), which asks the
- * predictor); a burst that starts completes the one before, which the log
- * records.  Then the orders, told what happened to the burst, tag it,
- * count its bytes and queue a job that became backlogged.  A job that
- * holds packets but no data is in the ACK lane (ddl_pick()).  Each unit is
- * entered once.
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
- * starts, its tag grows or the job becomes backlogged.
- * Return: true if a burst started.
- */
-bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		 u32 len, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-	struct ddl_burst_news bn;
-
-	ddl_backlog(s, idx, now);
-	if (idx == DDL_BG(s))
-		return false;
-	bn = ddl_burst_arrived(&s->burst, &c->burst, &s->pred, &c->pred,
-			       &s->log, idx, p, len, now);
-	/* Data takes the job out of the ACK lane; ACKs alone put it in. */
-	if (len >= DDL_BURST_PKT_MIN && !list_empty(&c->ack_node))
-		list_del_init(&c->ack_node);
-	else if (bn.ev == DDL_BURST_ACKS && list_empty(&c->ack_node))
-		list_add_tail(&c->ack_node, &s->acks);
-	ddl_fair_arrived(&s->fair, &c->fair, len, &bn);
-	if (ddl_mode(p)->cluster)	/* a test per packet, not a call */
-		ddl_cluster_arrived(&s->cl, &c->cl, p, c->weight, len, &bn,
-				    now);
-	return bn.ev == DDL_BURST_START;
 }
 
 /**
