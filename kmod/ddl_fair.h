@@ -56,7 +56,9 @@ struct ddl_fair_cls {
 /**
  * struct ddl_fair - the fair order and its reference
  * @order: backlogged jobs by finish tag (mode fair serves the first)
+ * @order_last: the last node of @order, NULL while it is empty
  * @gps: jobs whose burst is in progress in the fair reference, by finish tag
+ * @gps_last: the last node of @gps, NULL while it is empty
  * @vtime: virtual time of the fair reference
  * @vrem: remainder of the last advance of @vtime
  * @gps_weight: sum of the weights of the jobs in @gps
@@ -65,7 +67,9 @@ struct ddl_fair_cls {
  */
 struct ddl_fair {
 	struct rb_root_cached	order;
+	struct rb_node		*order_last;
 	struct rb_root_cached	gps;
+	struct rb_node		*gps_last;
 	u64			vtime;
 	u32			vrem;
 	u32			gps_weight;

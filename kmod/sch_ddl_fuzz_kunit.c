@@ -950,6 +950,8 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 	if (n != jobs_full)
 		return ddl_z_fail(z, "%u in fair, %u jobs backlogged", n,
 				  jobs_full);
+	if (s->fair.order_last != rb_last(&s->fair.order.rb_root))
+		return ddl_z_fail(z, "order_last is not the last node");
 	prev = NULL;
 	for (node = rb_first(&s->fair.order.rb_root); node; node = rb_next(node)) {
 		c = rb_entry(node, struct ddl_cls, fair.node);
@@ -967,6 +969,8 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 		return err;
 	if (n != s->fair.gps_jobs)
 		return ddl_z_fail(z, "%u in gps, gps_jobs %u", n, s->fair.gps_jobs);
+	if (s->fair.gps_last != rb_last(&s->fair.gps.rb_root))
+		return ddl_z_fail(z, "gps_last is not the last node");
 	if (n && !jobs_full)
 		return ddl_z_fail(z, "%u in gps with no job backlogged", n);
 	prev = NULL;
