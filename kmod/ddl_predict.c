@@ -452,8 +452,9 @@ bool ddl_pred_paused(const struct ddl_pred_cls *c, u64 bytes, u64 quiet,
 
 	if (c->predicted && early)
 		return true;
-	return size && c->iter_bytes + bytes < size - ddl_pause_short(c) &&
-	       (early || quiet < max(DDL_FAIR_PAUSE_NS, c->gap / 2));
+	/* The times first: a quiet time too long for a pause is the rule. */
+	return size && (early || quiet < max(DDL_FAIR_PAUSE_NS, c->gap / 2)) &&
+	       c->iter_bytes + bytes < size - ddl_pause_short(c);
 }
 
 /**
@@ -500,14 +501,16 @@ bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
 		return false;
 
 	/* Time out a passed window first: it was armed on the old burst. */
-	ddl_window(pr, p, now);
+	if (pr->lead)
+		ddl_window(pr, p, now);
 
 	/*
 	 * Its key moves: out of the tree, and back in if still predicted.
 	 * Without lead windows, the tree is not kept: the job goes to the
 	 * end of the list instead.
 	 */
-	ddl_periodic_keep(pr, ddl_pred_leads(p));
+	if (ddl_pred_leads(p) == pr->fifo_only)	/* the other one */
+		ddl_periodic_keep(pr, ddl_pred_leads(p));
 	ddl_periodic_del(pr, pc);
 	if (first)
 		pc->iter_start = now;
@@ -526,7 +529,7 @@ bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
 		}
 		ddl_disarm(pr, now);
 	}
-	if (!pr->lead || !pr->lead_active)
+	if ((!pr->lead || !pr->lead_active) && ddl_pred_leads(p))
 		ddl_rearm(pr, p, now);
 	*size = pc->burst_size;
 	return true;
