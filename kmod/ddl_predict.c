@@ -254,7 +254,8 @@ static void ddl_rearm(struct ddl_pred *pr, const struct ddl_params *p,
  * costs one bounded window, then service is back to normal.
  *
  * Context: under the qdisc lock.  Constant time except when a window
- * closes (then O(log jobs) amortised, see ddl_rearm()).
+ * closes (then O(log jobs) amortised, see ddl_rearm(); O(jobs log jobs)
+ * once after lead windows came back).
  */
 void ddl_window(struct ddl_pred *pr, const struct ddl_params *p, u64 now)
 {
@@ -490,7 +491,8 @@ bool ddl_pred_paused(const struct ddl_pred_cls *c, u64 bytes, u64 quiet,
  * the earliest next prediction is armed.
  *
  * Context: under the qdisc lock.  Constant time while the sender paused,
- * else O(log jobs), amortised (ddl_rearm()).
+ * else O(log jobs), amortised (ddl_rearm()), constant time without lead
+ * windows; O(jobs log jobs) once after lead windows come or go.
  * Return: true if a burst starts, false if the one before goes on.
  */
 bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
