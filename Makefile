@@ -49,6 +49,13 @@
 #                       holds from boot to boot, ~1.5 min), then packet rate
 #                       with pktgen and memory against other qdiscs
 #                       (bench/bench-datapath, noisy)
+#   make bench-linerate the per-packet cost (bench-datapath --inkernel,
+#                       bench-insns under TCG) and bench-bulk in the test
+#                       VM, under KVM where /dev/kvm is usable, with
+#                       nproc vCPUs; a summary in build/linerate/
+#                       (bench/bench-linerate; ARGS="--kernel BZIMAGE
+#                       --modules DIR" boots another kernel on a plain
+#                       initramfs instead)
 #   make tools          build/tools/ddlemu, the job emulator (bench/ddlemu.c)
 #   make demo           the compatible and saturated scenarios under every
 #                       policy, ddl with its defaults: tables and plots
@@ -168,6 +175,9 @@ bench-bulk:
 	bench/bench-bulk --json build/bench/bulk.json
 	python3 tests/bulk_check.py build/bench/bulk.json
 
+bench-linerate:
+	bench/bench-linerate $(ARGS)
+
 demo:
 	scripts/install-deps
 	bench/ddl-bench -o build/demo compatible saturated
@@ -194,4 +204,4 @@ bench:
 	python3 tests/bulk_check.py build/bench/bulk.json
 
 .PHONY: all modules modules_install tc install install-tc tc-lib-dir deb clean check check-quick check-compat check-kernels check-release check-debug check-tc check-launchers vm fuzz stress bench-pace \
-	bench-datapath bench-bulk tools demo bench
+	bench-datapath bench-bulk bench-linerate tools demo bench

@@ -23,20 +23,6 @@
 #include "ddl_burst.h"
 
 /**
- * ddl_burst_gap() - the pause between two bursts of a job
- * @p: configuration
- *
- * Context: any; pure.
- * Return: yield_us when it is explicit and not 0, else DDL_BURST_GAP_US,
- * in ns.
- */
-u64 ddl_burst_gap(const struct ddl_params *p)
-{
-	return p->yield_us && p->yield_us != TC_DDL_AUTO ?
-	       (u64)p->yield_us * NSEC_PER_USEC_U64 : DDL_BURST_GAP_NS;
-}
-
-/**
  * ddl_burst_paused() - would data from a job now go on with its burst?
  * @b: the job's burst, with no data queued
  * @pc: what the predictor learned of the job
@@ -76,9 +62,9 @@ static void ddl_burst_end(struct ddl_burst_cls *b, struct ddl_log *log,
  * @p: configuration
  * @now: current time, ns
  *
- * Called by ddl_burst_arrived().  A burst starts when the job had no data
- * queued for at least yield_us (DDL_BURST_GAP_US if yield is off or auto),
- * or for the first time; but not when the sender only paused in its burst
+ * Called by ddl_burst_arrived() when the job had no data queued for at
+ * least the gap (ddl_burst_gap()), or queues data for the first time: a
+ * burst then starts, but not when the sender only paused in its burst
  * (ddl_pred_burst()): then the burst goes on.  Pure ACKs, which a
  * parameter server sends for the gradients it receives, neither start a
  * burst nor end the quiet time before one.
@@ -101,8 +87,6 @@ struct ddl_burst_news ddl_burst_begin(struct ddl_burst *bu,
 	u64 quiet = now - b->empty_since, size;
 	bool first = !b->count;
 
-	if (!first && quiet < ddl_burst_gap(p))
-		return bn;
 	if (!ddl_pred_burst(pr, pc, p, quiet, b->bytes, first, now, &size)) {
 		bn.ev = DDL_BURST_RESUME;
 		return bn;

@@ -82,7 +82,6 @@ struct ddl_burst {
 	u64			count;
 };
 
-u64 ddl_burst_gap(const struct ddl_params *p);
 bool ddl_burst_paused(const struct ddl_burst_cls *b,
 		      const struct ddl_pred_cls *pc, u64 now);
 struct ddl_burst_news ddl_burst_begin(struct ddl_burst *bu,
@@ -98,6 +97,20 @@ void ddl_burst_settle(struct ddl_burst_cls *b, const struct ddl_pred_cls *pc,
 		      const struct ddl_params *p, u64 now);
 
 /**
+ * ddl_burst_gap() - the pause between two bursts of a job
+ * @p: configuration
+ *
+ * Context: any; pure.
+ * Return: yield_us when it is explicit and not 0, else DDL_BURST_GAP_US,
+ * in ns.
+ */
+static inline u64 ddl_burst_gap(const struct ddl_params *p)
+{
+	return p->yield_us && p->yield_us != TC_DDL_AUTO ?
+	       (u64)p->yield_us * NSEC_PER_USEC_U64 : DDL_BURST_GAP_NS;
+}
+
+/**
  * ddl_burst_arrived() - a packet joined a job's queue
  * @bu: the bursts
  * @b: the job's burst
@@ -110,8 +123,10 @@ void ddl_burst_settle(struct ddl_burst_cls *b, const struct ddl_pred_cls *pc,
  * @now: current time, ns
  *
  * A data packet (DDL_BURST_PKT_MIN bytes or more) is counted; if it found
- * no other data queued, ddl_burst_begin() says whether it begins a burst.
- * A pure ACK is not data: it only says whether the job holds any.
+ * no other data queued, after a quiet time of at least the gap
+ * (ddl_burst_gap()) or for the first time, ddl_burst_begin() says whether
+ * it begins a burst.  A pure ACK is not data: it only says whether the job
+ * holds any.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
  * starts.
@@ -128,7 +143,8 @@ ddl_burst_arrived(struct ddl_burst *bu, struct ddl_burst_cls *b,
 	if (len < DDL_BURST_PKT_MIN) {
 		if (!b->data_qlen)
 			bn.ev = DDL_BURST_ACKS;
-	} else if (!b->data_qlen++) {
+	} else if (!b->data_qlen++ &&
+		   (!b->count || now - b->empty_since >= ddl_burst_gap(p))) {
 		bn = ddl_burst_begin(bu, b, pr, pc, log, idx, p, now);
 	}
 	return bn;

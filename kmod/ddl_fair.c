@@ -38,11 +38,6 @@
 
 #include "ddl_fair.h"
 
-static bool ddl_v_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
-}
-
 /* Virtual time that @bytes take in the reference at weight @w. */
 static u64 ddl_vlen(u64 bytes, u32 w)
 {
@@ -61,14 +56,78 @@ static bool ddl_gps_less(struct rb_node *a, const struct rb_node *b)
 			    rb_entry(b, struct ddl_fair_cls, gps_node)->vfinish);
 }
 
+/*
+ * Insert @node into @tree by @less, after its equals; @last is the tree's
+ * last node.  A node that goes after the last, as the bursts of jobs that
+ * start together with the same size do, takes no descent: the descent
+ * would end at the same link.
+ */
+static __always_inline void
+ddl_rb_add_last(struct rb_node *node, struct rb_root_cached *tree,
+		struct rb_node **last,
+		bool (*less)(struct rb_node *, const struct rb_node *))
+{
+	struct rb_node **link = &tree->rb_root.rb_node;
+	struct rb_node *parent = NULL;
+	bool leftmost = true, rightmost = true;
+
+	if (*last && !less(node, *last)) {
+		/* The last node has no right child. */
+		parent = *last;
+		link = &parent->rb_right;
+		leftmost = false;
+	} else {
+		while (*link) {
+			parent = *link;
+			if (less(node, parent)) {
+				link = &parent->rb_left;
+				rightmost = false;
+			} else {
+				link = &parent->rb_right;
+				leftmost = false;
+			}
+		}
+	}
+	rb_link_node(node, parent, link);
+	rb_insert_color_cached(node, tree, leftmost);
+	if (rightmost)
+		*last = node;
+}
+
+/* Take @node out of @tree, whose last node is @last. */
+static void ddl_rb_del_last(struct rb_node *node, struct rb_root_cached *tree,
+			    struct rb_node **last)
+{
+	if (*last == node)
+		*last = rb_prev(node);
+	rb_erase_cached(node, tree);
+	RB_CLEAR_NODE(node);
+}
+
 static void ddl_gps_del(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
 	if (RB_EMPTY_NODE(&fc->gps_node))
 		return;
-	rb_erase_cached(&fc->gps_node, &f->gps);
-	RB_CLEAR_NODE(&fc->gps_node);
+	ddl_rb_del_last(&fc->gps_node, &f->gps, &f->gps_last);
 	f->gps_weight -= fc->weight;
 	f->gps_jobs--;
+}
+
+/*
+ * Every job leaves the reference at once, as ddl_gps_del() of each would
+ * leave it, without rebalancing the tree on the way.  Bounded by the jobs.
+ */
+static void ddl_gps_clear(struct ddl_fair *f)
+{
+	struct ddl_fair_cls *fc, *next;
+
+	rbtree_postorder_for_each_entry_safe(fc, next, &f->gps.rb_root,
+					     gps_node)
+		RB_CLEAR_NODE(&fc->gps_node);
+	f->gps = RB_ROOT_CACHED;
+	f->gps_last = NULL;
+	f->gps_weight = 0;
+	f->gps_jobs = 0;
 }
 
 /*
@@ -82,13 +141,15 @@ static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
 	bool queued = !RB_EMPTY_NODE(&fc->node);
 
 	if (queued)
-		rb_erase_cached(&fc->node, &f->order);
+		ddl_rb_del_last(&fc->node, &f->order, &f->order_last);
 	ddl_gps_del(f, fc);
 	fc->vfinish = vfinish;
 	if (queued)
-		rb_add_cached(&fc->node, &f->order, ddl_fair_less);
+		ddl_rb_add_last(&fc->node, &f->order, &f->order_last,
+				ddl_fair_less);
 	if (ddl_v_before(f->vtime, vfinish)) {
-		rb_add_cached(&fc->gps_node, &f->gps, ddl_gps_less);
+		ddl_rb_add_last(&fc->gps_node, &f->gps, &f->gps_last,
+				ddl_gps_less);
 		f->gps_weight += fc->weight;
 		f->gps_jobs++;
 	}
@@ -103,14 +164,17 @@ static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
 void ddl_fair_init(struct ddl_fair *f)
 {
 	f->order = RB_ROOT_CACHED;
+	f->order_last = NULL;
 	f->gps = RB_ROOT_CACHED;
+	f->gps_last = NULL;
 }
 
 /* Job @fc competes by its tag, if it did not already. */
 static void ddl_fair_order_add(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
 	if (RB_EMPTY_NODE(&fc->node))
-		rb_add_cached(&fc->node, &f->order, ddl_fair_less);
+		ddl_rb_add_last(&fc->node, &f->order, &f->order_last,
+				ddl_fair_less);
 }
 
 /**
@@ -138,22 +202,18 @@ void ddl_fair_queue(struct ddl_fair *f, struct ddl_fair_cls *fc)
  */
 void ddl_fair_unqueue(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
-	struct rb_node *node;
-
 	if (RB_EMPTY_NODE(&fc->node))
 		return;
-	rb_erase_cached(&fc->node, &f->order);
-	RB_CLEAR_NODE(&fc->node);
+	ddl_rb_del_last(&fc->node, &f->order, &f->order_last);
 	if (!RB_EMPTY_ROOT(&f->order.rb_root))
 		return;
 
 	/*
 	 * No job has anything to send, so the reference, which had the same
 	 * work, has none either: what it still holds is the part of some
-	 * tags their bursts did not use.  Bounded by the jobs.
+	 * tags their bursts did not use.
 	 */
-	while ((node = rb_first_cached(&f->gps)))
-		ddl_gps_del(f, rb_entry(node, struct ddl_fair_cls, gps_node));
+	ddl_gps_clear(f);
 	f->vrem = 0;
 }
 
@@ -263,7 +323,8 @@ static void ddl_fair_enqueued(struct ddl_fair *f, struct ddl_fair_cls *fc,
 }
 
 /**
- * ddl_fair_arrived() - a packet joined a job's queue
+ * ddl_fair_update() - a packet joined a job's queue: the part of
+ *	ddl_fair_arrived() that changes the orders
  * @f: fair order
  * @fc: the job's fair state
  * @len: bytes
@@ -278,8 +339,8 @@ static void ddl_fair_enqueued(struct ddl_fair *f, struct ddl_fair_cls *fc,
  * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
  * becomes backlogged, a burst starts or its tag grows.
  */
-void ddl_fair_arrived(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
-		      const struct ddl_burst_news *bn)
+void ddl_fair_update(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
+		     const struct ddl_burst_news *bn)
 {
 	if (bn->ev == DDL_BURST_START)
 		ddl_fair_burst(f, fc, bn->size, bn->brief);
@@ -289,13 +350,21 @@ void ddl_fair_arrived(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
 	ddl_fair_order_add(f, fc);
 }
 
-/*
+/**
+ * ddl_fair_advance() - the link sent bytes of a job: V moves on
+ * @f: fair order
+ * @len: bytes
+ *
  * V advances by @len / (sum of the weights in the reference), piece by
  * piece: a burst whose finish tag V reaches leaves the reference, and the
  * rest of the bytes go at the new slope.  Bytes sent while the reference
- * is empty leave V where it is.
+ * is empty leave V where it is.  ddl_fair_served() does the common case,
+ * where V does not reach the first tag, itself.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
+ * that leaves the reference (each leaves once).
  */
-static void ddl_fair_advance(struct ddl_fair *f, u32 len)
+void ddl_fair_advance(struct ddl_fair *f, u32 len)
 {
 	u64 work = (u64)len * DDL_VSCALE + f->vrem, dv;
 	struct ddl_fair_cls *fc;
@@ -317,25 +386,15 @@ static void ddl_fair_advance(struct ddl_fair *f, u32 len)
 			work -= dv * f->gps_weight;
 			f->vtime = fc->vfinish;
 		}
+		/* V reached the last tag too: every burst leaves. */
+		if (!ddl_v_before(f->vtime,
+				  rb_entry(f->gps_last, struct ddl_fair_cls,
+					   gps_node)->vfinish)) {
+			ddl_gps_clear(f);
+			return;
+		}
 		ddl_gps_del(f, fc);
 	}
-}
-
-/**
- * ddl_fair_served() - the link sent bytes of a job: the reference moves on
- * @f: fair order
- * @len: bytes
- * @left: the fair state of the job whose queue they emptied, which leaves
- *	the order (ddl_fair_unqueue()); NULL if it still holds packets
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
- * that leaves the reference (each leaves once) and when a job leaves.
- */
-void ddl_fair_served(struct ddl_fair *f, u32 len, struct ddl_fair_cls *left)
-{
-	ddl_fair_advance(f, len);
-	if (left)
-		ddl_fair_unqueue(f, left);
 }
 
 /**

@@ -6,6 +6,7 @@
 #ifndef _DDL_FAIR_H
 #define _DDL_FAIR_H
 
+#include <linux/math64.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
 
@@ -55,7 +56,9 @@ struct ddl_fair_cls {
 /**
  * struct ddl_fair - the fair order and its reference
  * @order: backlogged jobs by finish tag (mode fair serves the first)
+ * @order_last: the last node of @order, NULL while it is empty
  * @gps: jobs whose burst is in progress in the fair reference, by finish tag
+ * @gps_last: the last node of @gps, NULL while it is empty
  * @vtime: virtual time of the fair reference
  * @vrem: remainder of the last advance of @vtime
  * @gps_weight: sum of the weights of the jobs in @gps
@@ -64,7 +67,9 @@ struct ddl_fair_cls {
  */
 struct ddl_fair {
 	struct rb_root_cached	order;
+	struct rb_node		*order_last;
 	struct rb_root_cached	gps;
+	struct rb_node		*gps_last;
 	u64			vtime;
 	u32			vrem;
 	u32			gps_weight;
@@ -73,13 +78,19 @@ struct ddl_fair {
 };
 
 void ddl_fair_init(struct ddl_fair *f);
-void ddl_fair_arrived(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
-		      const struct ddl_burst_news *bn);
-void ddl_fair_served(struct ddl_fair *f, u32 len, struct ddl_fair_cls *left);
+void ddl_fair_update(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 len,
+		     const struct ddl_burst_news *bn);
+void ddl_fair_advance(struct ddl_fair *f, u32 len);
 void ddl_fair_queue(struct ddl_fair *f, struct ddl_fair_cls *fc);
 void ddl_fair_unqueue(struct ddl_fair *f, struct ddl_fair_cls *fc);
 void ddl_fair_weight(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 weight);
 void ddl_fair_reset(struct ddl_fair *f, struct ddl_fair_cls *fc);
+
+/* Whether virtual time @a is before @b (modulo 2^64). */
+static inline bool ddl_v_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
 
 /**
  * ddl_fair_cls_init() - a job outside the fair order
@@ -108,6 +119,73 @@ static inline struct ddl_fair_cls *ddl_fair_head(const struct ddl_fair *f)
 	struct rb_node *node = rb_first_cached(&f->order);
 
 	return node ? rb_entry(node, struct ddl_fair_cls, node) : NULL;
+}
+
+/**
+ * ddl_fair_arrived() - a packet joined a job's queue
+ * @f: fair order
+ * @fc: the job's fair state
+ * @len: bytes
+ * @bn: what the packet did to the job's burst (ddl_burst_arrived())
+ *
+ * Its bytes count toward its burst's tag.  Most packets go on with a
+ * burst, within its tag, of a job in the order: that is all they do.  The
+ * others, which start or resume a burst, outgrow its tag or find the job
+ * out of the order, go to ddl_fair_update().
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when the job
+ * becomes backlogged, a burst starts or its tag grows.
+ */
+static inline void ddl_fair_arrived(struct ddl_fair *f,
+				    struct ddl_fair_cls *fc, u32 len,
+				    const struct ddl_burst_news *bn)
+{
+	if (bn->ev != DDL_BURST_START && bn->ev != DDL_BURST_RESUME &&
+	    fc->seg_bytes + len <= fc->budget && !RB_EMPTY_NODE(&fc->node)) {
+		fc->seg_bytes += len;
+		return;
+	}
+	ddl_fair_update(f, fc, len, bn);
+}
+
+/**
+ * ddl_fair_served() - the link sent bytes of a job: the reference moves on
+ * @f: fair order
+ * @len: bytes
+ * @left: the fair state of the job whose queue they emptied, which leaves
+ *	the order (ddl_fair_unqueue()); NULL if it still holds packets
+ *
+ * Most packets take V less far than the first finish tag in the
+ * reference: V moves by their bytes over the weights in it, the remainder
+ * kept for the next.  The others, and bytes sent while the reference is
+ * empty, are ddl_fair_advance()'s.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) per burst
+ * that leaves the reference (each leaves once) and when a job leaves.
+ */
+static inline void ddl_fair_served(struct ddl_fair *f, u32 len,
+				   struct ddl_fair_cls *left)
+{
+	struct rb_node *node = rb_first_cached(&f->gps);
+	u64 work = (u64)len * DDL_VSCALE + f->vrem, q;
+	const struct ddl_fair_cls *fc;
+	u32 rem;
+
+	if (node) {
+		fc = rb_entry(node, struct ddl_fair_cls, gps_node);
+		q = div_u64_rem(work, f->gps_weight, &rem);
+		if (ddl_v_before(f->vtime, fc->vfinish) &&
+		    fc->vfinish - f->vtime > q) {
+			f->vtime += q;
+			f->vrem = rem;
+		} else {
+			ddl_fair_advance(f, len);
+		}
+	} else {
+		f->vrem = 0;
+	}
+	if (left)
+		ddl_fair_unqueue(f, left);
 }
 
 #endif /* _DDL_FAIR_H */

@@ -214,22 +214,17 @@ void ddl_unbind(struct ddl_keymap *km, u32 idx)
 }
 
 /**
- * ddl_claim() - a tc filter or skb->priority chose a job class for a packet
+ * ddl_keymap_claim() - a job class is claimed for the first time
  * @km: the key map
- * @idx: class index
+ * @idx: job class index, not claimed yet
  *
- * Classifiers that compute the class (flow map, skb->priority) bind to no
- * class, so the key map learns of them here: from the first packet on, the
- * class is never handed to a key, and a key that owns it lets go at once.
- * One job's packets then never share a class with another's keyed
- * traffic.  A claim lasts for the life of the instance.
+ * Called by ddl_claim(): the class is never handed to a key from now on,
+ * and a key that owns it lets go at once.
  *
  * Context: under the qdisc lock.  Constant time.
  */
-void ddl_claim(struct ddl_keymap *km, u32 idx)
+void ddl_keymap_claim(struct ddl_keymap *km, u32 idx)
 {
-	if (idx == km->jobs || test_bit(idx, km->claimed_bm))
-		return;
 	__set_bit(idx, km->claimed_bm);
 	if (km->cls[idx]->keyed)
 		ddl_key_release(km, km->cls[idx]);

@@ -6,6 +6,7 @@
 #ifndef _DDL_KEYMAP_H
 #define _DDL_KEYMAP_H
 
+#include <linux/bitops.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
@@ -66,7 +67,7 @@ u32 ddl_keymap_class(struct ddl_keymap *km, const struct ddl_params *p,
 		     u32 key, u64 now, bool *taken);
 void ddl_bind(struct ddl_keymap *km, u32 idx);
 void ddl_unbind(struct ddl_keymap *km, u32 idx);
-void ddl_claim(struct ddl_keymap *km, u32 idx);
+void ddl_keymap_claim(struct ddl_keymap *km, u32 idx);
 void ddl_keymap_release_all(struct ddl_keymap *km);
 
 /**
@@ -118,6 +119,25 @@ static inline void ddl_key_idle(struct ddl_keymap *km,
 		kc->idle_since = now;
 		list_add_tail(&kc->idle_node, &km->idle);
 	}
+}
+
+/**
+ * ddl_claim() - a tc filter or skb->priority chose a job class for a packet
+ * @km: the key map
+ * @idx: class index
+ *
+ * Classifiers that compute the class (flow map, skb->priority) bind to no
+ * class, so the key map learns of them here: from the first packet on, the
+ * class is never handed to a key, and a key that owns it lets go at once
+ * (ddl_keymap_claim()).  One job's packets then never share a class with
+ * another's keyed traffic.  A claim lasts for the life of the instance.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ */
+static inline void ddl_claim(struct ddl_keymap *km, u32 idx)
+{
+	if (idx != km->jobs && !test_bit(idx, km->claimed_bm))
+		ddl_keymap_claim(km, idx);
 }
 
 #endif /* _DDL_KEYMAP_H */

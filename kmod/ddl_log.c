@@ -184,28 +184,6 @@ const struct ddl_burst_rec *ddl_burst_last(const struct ddl_log *log,
 }
 
 /**
- * ddl_turn_record() - record a change of the green job
- * @log: the records
- * @from: job that was green, or DDL_NONE
- * @to: job made green
- * @why: the reason
- * @now: current time, ns
- *
- * Context: under the qdisc lock.  Constant time.
- */
-void ddl_turn_record(struct ddl_log *log, u32 from, u32 to,
-		     enum ddl_turn_why why, u64 now)
-{
-	struct ddl_turn_rec *r = &log->turn_log[log->turns % DDL_TURN_LOG];
-
-	r->time = now;
-	r->from = from;
-	r->to = to;
-	r->why = why;
-	log->turns++;
-}
-
-/**
  * ddl_turn_last() - a recent change of the green job
  * @log: the records
  * @back: 0 for the newest, 1 for the one before, ...

@@ -51,26 +51,21 @@ u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
 }
 
 /**
- * ddl_pace_hold() - whether the shaper holds the queue back at @now
+ * ddl_pace_throttle() - the shaper holds the queue back, from @now
  * @pc: the shaper
- * @p: configuration
  * @now: current time, ns
  *
- * When it does, the caller sends nothing and arms a timer for @pc->next;
- * the time held back is accounted until the next ddl_pace_sent().
+ * Called by ddl_pace_hold(): the time held back is accounted from the
+ * first hold until the next ddl_pace_sent().
  *
- * Context: under the qdisc lock, with packets queued.
- * Return: true if no packet may  leave before @pc->next.
+ * Context: under the qdisc lock.
  */
-bool ddl_pace_hold(struct ddl_pace *pc, const struct ddl_params *p, u64 now)
+void ddl_pace_throttle(struct ddl_pace *pc, u64 now)
 {
-	if (!p->rate || now >= pc->next)
-		return false;
 	if (!pc->throttled_since) {
 		pc->throttled_since = now;
 		pc->throttles++;
 	}
-	return true;
 }
 
 /**

@@ -51,7 +51,7 @@ struct ddl_pace {
 
 u64 ddl_edt_next(u64 t_next, u64 *rem, u64 now, u32 len, u64 rate,
 		 u64 burst_ns);
-bool ddl_pace_hold(struct ddl_pace *pc, const struct ddl_params *p, u64 now);
+void ddl_pace_throttle(struct ddl_pace *pc, u64 now);
 void ddl_pace_release(struct ddl_pace *pc, u64 now);
 void ddl_pace_reset(struct ddl_pace *pc, u64 now);
 void ddl_pace_reconfigure(struct ddl_pace *pc, const struct ddl_params *old,
@@ -86,6 +86,27 @@ static inline void ddl_pace_sent(struct ddl_pace *pc,
 	}
 	pc->next = ddl_edt_next(pc->next, &pc->rem, now, len, p->rate,
 				p->burst_ns);
+}
+
+/**
+ * ddl_pace_hold() - whether the shaper holds the queue back at @now
+ * @pc: the shaper
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * When it does, the caller sends nothing and arms a timer for @pc->next;
+ * the time held back is accounted until the next ddl_pace_sent().
+ *
+ * Context: under the qdisc lock, with packets queued.
+ * Return: true if no packet may leave before @pc->next.
+ */
+static inline bool ddl_pace_hold(struct ddl_pace *pc,
+				 const struct ddl_params *p, u64 now)
+{
+	if (!p->rate || now >= pc->next)
+		return false;
+	ddl_pace_throttle(pc, now);
+	return true;
 }
 
 #endif /* _DDL_PACE_H */

@@ -26,6 +26,7 @@
 void ddl_pred_init(struct ddl_pred *pr)
 {
 	pr->periodic = RB_ROOT_CACHED;
+	INIT_LIST_HEAD(&pr->fifo);
 	pr->lead = NULL;
 }
 
@@ -52,14 +53,25 @@ static u64 ddl_next_burst(const struct ddl_pred_cls *pc)
 	return pc->iter_start + pc->period;
 }
 
-static void ddl_periodic_del(struct ddl_pred *pr, struct ddl_pred_cls *pc)
+static void ddl_periodic_erase(struct ddl_pred *pr, struct ddl_pred_cls *pc)
 {
-	if (RB_EMPTY_NODE(&pc->node))
-		return;
 	if (pr->periodic_last == &pc->node)
 		pr->periodic_last = rb_prev(&pc->node);
 	rb_erase_cached(&pc->node, &pr->periodic);
 	RB_CLEAR_NODE(&pc->node);
+}
+
+static void ddl_periodic_del(struct ddl_pred *pr, struct ddl_pred_cls *pc)
+{
+	if (!pc->periodic)
+		return;
+	pc->periodic = false;
+	if (pr->fifo_only) {
+		list_del(&pc->fifo);
+		RB_CLEAR_NODE(&pc->node);	/* off the tree, as it is */
+	} else {
+		ddl_periodic_erase(pr, pc);
+	}
 }
 
 /*
@@ -67,7 +79,7 @@ static void ddl_periodic_del(struct ddl_pred *pr, struct ddl_pred_cls *pc)
  * that burst in turn each go to the end of the tree, after the last job:
  * that takes no descent.
  */
-static void ddl_periodic_add(struct ddl_pred *pr, struct ddl_pred_cls *pc)
+static void ddl_periodic_insert(struct ddl_pred *pr, struct ddl_pred_cls *pc)
 {
 	struct rb_node **link = &pr->periodic.rb_root.rb_node;
 	struct rb_node *parent = NULL;
@@ -99,6 +111,51 @@ static void ddl_periodic_add(struct ddl_pred *pr, struct ddl_pred_cls *pc)
 	rb_insert_color_cached(&pc->node, &pr->periodic, leftmost);
 	if (rightmost)
 		pr->periodic_last = &pc->node;
+}
+
+static void ddl_periodic_add(struct ddl_pred *pr, struct ddl_pred_cls *pc)
+{
+	pc->periodic = true;
+	if (pr->fifo_only)
+		list_add_tail(&pc->fifo, &pr->fifo);
+	else
+		ddl_periodic_insert(pr, pc);
+}
+
+/*
+ * Keep the predicted jobs in the tree (@tree: lead windows can be armed)
+ * or on the list.  The tree orders them by next burst and, among equal
+ * times, by when they joined; the list by when they joined.  So the tree
+ * becomes the list in its order, and the list the tree by inserting its
+ * jobs in turn: each order is the one the other would have kept.  A job's
+ * node is its list entry too, so each leaves one before it joins the
+ * other.  O(jobs log jobs), once per change of the configuration.
+ */
+static void ddl_periodic_keep(struct ddl_pred *pr, bool tree)
+{
+	struct ddl_pred_cls *pc;
+	struct rb_node *node;
+
+	if (tree != pr->fifo_only)
+		return;
+	if (tree) {
+		pr->fifo_only = false;
+		/* Bounded by the jobs: each pass takes one off the list. */
+		while (!list_empty(&pr->fifo)) {
+			pc = list_first_entry(&pr->fifo, struct ddl_pred_cls,
+					      fifo);
+			list_del(&pc->fifo);
+			ddl_periodic_insert(pr, pc);
+		}
+		return;
+	}
+	pr->fifo_only = true;
+	/* Bounded by the jobs: each pass takes one off the tree. */
+	while ((node = rb_first_cached(&pr->periodic))) {
+		pc = rb_entry(node, struct ddl_pred_cls, node);
+		ddl_periodic_erase(pr, pc);
+		list_add_tail(&pc->fifo, &pr->fifo);
+	}
 }
 
 /**
@@ -164,8 +221,9 @@ static void ddl_rearm(struct ddl_pred *pr, const struct ddl_params *p,
 	u64 lead = p->lead_ns, next = 0;
 	struct rb_node *node;
 
-	if (!lead || !p->target_bytes)
+	if (!ddl_pred_leads(p))
 		return;
+	ddl_periodic_keep(pr, true);
 	/* Bounded by the tree: each pass takes one job off it. */
 	while ((node = rb_first_cached(&pr->periodic))) {
 		pc = rb_entry(node, struct ddl_pred_cls, node);
@@ -196,7 +254,8 @@ static void ddl_rearm(struct ddl_pred *pr, const struct ddl_params *p,
  * costs one bounded window, then service is back to normal.
  *
  * Context: under the qdisc lock.  Constant time except when a window
- * closes (then O(log jobs) amortised, see ddl_rearm()).
+ * closes (then O(log jobs) amortised, see ddl_rearm(); O(jobs log jobs)
+ * once after lead windows came back).
  */
 void ddl_window(struct ddl_pred *pr, const struct ddl_params *p, u64 now)
 {
@@ -394,8 +453,9 @@ bool ddl_pred_paused(const struct ddl_pred_cls *c, u64 bytes, u64 quiet,
 
 	if (c->predicted && early)
 		return true;
-	return size && c->iter_bytes + bytes < size - ddl_pause_short(c) &&
-	       (early || quiet < max(DDL_FAIR_PAUSE_NS, c->gap / 2));
+	/* The times first: a quiet time too long for a pause is the rule. */
+	return size && (early || quiet < max(DDL_FAIR_PAUSE_NS, c->gap / 2)) &&
+	       c->iter_bytes + bytes < size - ddl_pause_short(c);
 }
 
 /**
@@ -431,7 +491,8 @@ bool ddl_pred_paused(const struct ddl_pred_cls *c, u64 bytes, u64 quiet,
  * the earliest next prediction is armed.
  *
  * Context: under the qdisc lock.  Constant time while the sender paused,
- * else O(log jobs), amortised (ddl_rearm()).
+ * else O(log jobs), amortised (ddl_rearm()), constant time without lead
+ * windows; O(jobs log jobs) once after lead windows come or go.
  * Return: true if a burst starts, false if the one before goes on.
  */
 bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
@@ -442,9 +503,16 @@ bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
 		return false;
 
 	/* Time out a passed window first: it was armed on the old burst. */
-	ddl_window(pr, p, now);
+	if (pr->lead)
+		ddl_window(pr, p, now);
 
-	/* Its key moves: out of the tree, and back in if still predicted. */
+	/*
+	 * Its key moves: out of the tree, and back in if still predicted.
+	 * Without lead windows, the tree is not kept: the job goes to the
+	 * end of the list instead.
+	 */
+	if (ddl_pred_leads(p) == pr->fifo_only)	/* the other one */
+		ddl_periodic_keep(pr, ddl_pred_leads(p));
 	ddl_periodic_del(pr, pc);
 	if (first)
 		pc->iter_start = now;
@@ -463,7 +531,7 @@ bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
 		}
 		ddl_disarm(pr, now);
 	}
-	if (!pr->lead || !pr->lead_active)
+	if ((!pr->lead || !pr->lead_active) && ddl_pred_leads(p))
 		ddl_rearm(pr, p, now);
 	*size = pc->burst_size;
 	return true;

@@ -6,6 +6,7 @@
 #ifndef _DDL_PREDICT_H
 #define _DDL_PREDICT_H
 
+#include <linux/list.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
 
@@ -22,9 +23,14 @@
 
 /**
  * struct ddl_pred_cls - what the predictor learned of one job
- * @node: in &ddl_pred.periodic, keyed by @iter_start + @period
+ * @node: in &ddl_pred.periodic, keyed by @iter_start + @period, while
+ *	@periodic and the predictor keeps its tree
+ * @fifo: on &ddl_pred.fifo instead, while @periodic and the predictor
+ *	keeps no tree (&ddl_pred.fifo_only)
  * @samples: iteration intervals behind @period, saturating
  * @predicted: @period is steady enough to predict the next burst
+ * @periodic: the job is one of the predicted jobs waiting for their next
+ *	burst (in &ddl_pred.periodic or on &ddl_pred.fifo)
  * @iter_start: when the job's current iteration began: the start of its
  *	first burst after a quiet time (ddl_pred_burst())
  * @iter_bytes: bytes of the earlier bursts of the current iteration
@@ -42,12 +48,16 @@
  * @misses: lead windows of this job that missed its burst
  */
 struct ddl_pred_cls {
-	struct rb_node		node;
+	union {
+		struct rb_node		node;
+		struct list_head	fifo;
+	};
 	u16			samples;
 	bool			predicted;
 	bool			gapped;
 	u8			nsizes;
 	u8			size_pos;
+	bool			periodic;
 	u64			iter_start;
 	u64			iter_bytes;
 	u64			pre_bytes;
@@ -65,6 +75,11 @@ struct ddl_pred_cls {
  * @periodic: predicted jobs by their next burst, earliest first; a job
  *	whose next burst passed waits off the tree for its next burst
  * @periodic_last: the last node of @periodic, NULL while it is empty
+ * @fifo: the same jobs in the order they joined, instead of @periodic,
+ *	while @fifo_only
+ * @fifo_only: no lead window can be armed (ddl_pred_leads()), so the
+ *	jobs wait on @fifo, and @periodic is empty: only ddl_rearm() reads
+ *	the tree, and it is built from @fifo when windows can be armed again
  * @lead: the job whose lead window is armed, or NULL
  * @lead_open: when the armed lead window opens
  * @lead_close: when it closes if the burst does not come
@@ -77,6 +92,8 @@ struct ddl_pred_cls {
 struct ddl_pred {
 	struct rb_root_cached	periodic;
 	struct rb_node		*periodic_last;
+	struct list_head	fifo;
+	bool			fifo_only;
 	struct ddl_pred_cls	*lead;
 	u64			lead_open;
 	u64			lead_close;
@@ -109,6 +126,18 @@ u64 ddl_lead_ns(const struct ddl_pred *pr, u64 now);
 static inline void ddl_pred_cls_init(struct ddl_pred_cls *pc)
 {
 	RB_CLEAR_NODE(&pc->node);
+}
+
+/**
+ * ddl_pred_leads() - whether a configuration arms lead windows
+ * @p: configuration
+ *
+ * Context: any; pure.
+ * Return: true with a lead time and a target.
+ */
+static inline bool ddl_pred_leads(const struct ddl_params *p)
+{
+	return p->lead_ns && p->target_bytes;
 }
 
 /**

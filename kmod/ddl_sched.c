@@ -28,9 +28,6 @@
 
 #include "ddl_sched.h"
 
-/* Largest background credit, bytes times percent: one 64 KiB GSO packet. */
-#define DDL_BG_CREDIT_MAX	(65536LL * 100)
-
 /**
  * ddl_params_init() - fill in the default configuration
  * @p: configuration to initialise
@@ -288,7 +285,7 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 
 /*
  * The modes, as tc numbers them.  Each is a choice of rules, applied in
- * one place each: green in ddl_advance(), yellow in ddl_pick(), the
+ * one place each: green in ddl_advance(), yellow in ddl_pick_full(), the
  * cluster order in ddl_arrived() and ddl_reconfigure().
  */
 const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
@@ -328,8 +325,8 @@ const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
 };
 
 /* Close @s->green's current stint and make job @idx green. */
-static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
-			  u32 idx, enum ddl_turn_why why, u64 now)
+static void ddl_set_green(struct ddl_sched *s, u32 idx, enum ddl_turn_why why,
+			  u64 now)
 {
 	struct ddl_cls *c;
 
@@ -343,7 +340,6 @@ static void ddl_set_green(struct ddl_sched *s, const struct ddl_params *p,
 	c = &s->cls[idx];
 	c->greens++;
 	s->slice_start = now;
-	s->slice_end = now + ddl_turn_ns(s, p, idx);
 	s->green_empty_since = c->backlogged ? 0 : now;
 }
 
@@ -360,9 +356,9 @@ static bool ddl_turn_over(const struct ddl_sched *s,
 	const struct ddl_cls *c = &s->cls[s->green];
 	u64 turn, ran = now - s->slice_start;
 
-	if (p->slice_us != TC_DDL_AUTO)
-		return now >= s->slice_end;
 	turn = ddl_turn_ns(s, p, s->green);
+	if (p->slice_us != TC_DDL_AUTO)
+		return now >= s->slice_start + turn;
 	if (ran >= (turn ? 2 * turn : DDL_AUTO_CAP_NS))
 		return true;
 	return ran >= turn && !c->backlogged &&
@@ -380,7 +376,7 @@ static void ddl_rotate(struct ddl_sched *s, const struct ddl_params *p,
 	if (s->green == DDL_NONE) {
 		next = ddl_bm_next(s, 0);
 		if (next != DDL_NONE)
-			ddl_set_green(s, p, next, DDL_TURN_START, now);
+			ddl_set_green(s, next, DDL_TURN_START, now);
 		return;
 	}
 
@@ -392,7 +388,7 @@ static void ddl_rotate(struct ddl_sched *s, const struct ddl_params *p,
 		if (next != DDL_NONE) {
 			s->yields++;
 			c->yields++;
-			ddl_set_green(s, p, next, DDL_TURN_YIELD, now);
+			ddl_set_green(s, next, DDL_TURN_YIELD, now);
 			return;
 		}
 	}
@@ -404,13 +400,12 @@ static void ddl_rotate(struct ddl_sched *s, const struct ddl_params *p,
 		if (next == s->green) {
 			/* Alone: a new slice, not a rotation. */
 			s->slice_start = now;
-			s->slice_end = now + ddl_turn_ns(s, p, next);
 			return;
 		}
 		if (c->backlogged)
 			s->turns_forced++;
 		s->rotations++;
-		ddl_set_green(s, p, next, DDL_TURN_SLICE, now);
+		ddl_set_green(s, next, DDL_TURN_SLICE, now);
 	}
 }
 
@@ -436,7 +431,7 @@ static void ddl_advance(struct ddl_sched *s, const struct ddl_params *p,
 		return;
 	}
 	if (next != DDL_NONE && next != s->green)
-		ddl_set_green(s, p, next, s->green == DDL_NONE ?
+		ddl_set_green(s, next, s->green == DDL_NONE ?
 			      DDL_TURN_START : m->why, now);
 }
 
@@ -475,13 +470,14 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
 }
 
 /**
- * ddl_pick() - choose the class to send from
+ * ddl_pick_full() - choose the class to send from, every rule applied
  * @s: scheduler
  * @p: configuration
  * @now: current time, ns
  * @reason: set to why the class was chosen
  *
- * Moves green on first (mode fair: to the backlogged job with the smallest
+ * What ddl_pick() does when green does not simply keep the link.  Moves
+ * green on first (mode fair: to the backlogged job with the smallest
  * finish tag; the rotation modes: slice end, yield), then picks, in this
  * order: the starvation guard (the class it looked at or served least
  * recently, if that was over maxwait / DDL_GUARD_SPLIT ago and its head
@@ -496,8 +492,8 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
  * Context: under the qdisc lock.  Constant time.
  * Return: class index, or DDL_NONE if no class is backlogged.
  */
-u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
-	     enum ddl_reason *reason)
+u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
+		  enum ddl_reason *reason)
 {
 	struct ddl_cls *bg = &s->cls[DDL_BG(s)];
 	u64 maxwait, look;
@@ -518,8 +514,8 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	 * others keep theirs young.
 	 */
 	c = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
-	maxwait = (u64)p->maxwait_us * NSEC_PER_USEC_U64;
-	look = maxwait / DDL_GUARD_SPLIT;
+	maxwait = ddl_maxwait_ns(p);
+	look = ddl_guard_look_ns(p);
 	if (now - c->wait_since > look) {
 		if (now - c->head_since > maxwait - look) {
 			*reason = DDL_R_GUARD;
@@ -564,15 +560,21 @@ u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 	return bg->backlogged ? DDL_BG(s) : DDL_NONE;
 }
 
-/*
- * Class @idx's queue is empty: it no longer waits, competes in round robin
- * or holds ACKs, and leaves the cluster order, its pause counted from when
- * it last held data.  The fair order's part is the caller's
- * (ddl_fair_served(), ddl_fair_unqueue()).  Always inline: ddl_served()
- * runs per packet, and a call here would cost every packet a larger frame
- * (bench/bench-insns).
+/**
+ * ddl_unbacklog() - a backlogged class's queue became empty
+ * @s: scheduler
+ * @idx: class index, backlogged
+ * @now: current time, ns
+ *
+ * It no longer waits, competes in round robin or holds ACKs, and leaves
+ * the cluster order, its pause counted from when it last held data.  The
+ * fair order's part is the caller's (ddl_fair_served(),
+ * ddl_fair_unqueue()).  Out of line: ddl_served() calls it only for the
+ * packet that empties a queue.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
  */
-static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
+void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 	u64 since;
@@ -596,83 +598,6 @@ static __always_inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
 }
 
 /**
- * ddl_served() - account one packet sent from a class
- * @s: scheduler
- * @p: configuration
- * @idx: class the packet came from, as returned by ddl_pick()
- * @reason: the reason ddl_pick() gave
- * @len: packet length, bytes (qdisc_pkt_len)
- * @empty: the packet emptied the class's queue
- * @now: current time, ns
- *
- * With a rate, this moves the earliest departure time of the next packet.
- * A job packet sent other than by the ACK lane earns the lane a byte of
- * credit per byte; one sent by it spends DDL_ACK_SHARE per byte.  A class
- * left @empty is no longer backlogged (as by ddl_deactivate()).  Each unit
- * is entered once.
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) when @empty.
- */
-void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		enum ddl_reason reason, u32 len, bool empty, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-	u32 bg = DDL_BG(s);
-
-	c->wait_since = now;
-	c->head_since = now;
-	list_move_tail(&c->wait_node, &s->waiters);
-	ddl_burst_sent(&c->burst, len);
-	ddl_pace_sent(&s->pace, p, len, now);
-
-	if (idx == s->green)
-		c->bytes_green += len;
-	else
-		c->bytes_yellow += len;
-	if (idx != bg) {
-		ddl_fair_served(&s->fair, len, empty ? &c->fair : NULL);
-		ddl_dropped(s, idx, len, now);
-	}
-
-	if (reason == DDL_R_GUARD) {
-		s->guard_runs++;
-		c->guard_runs++;
-	} else if (reason == DDL_R_BGSHARE) {
-		s->bgshare_runs++;
-	}
-
-	/* The ACK lane: job bytes earn credit, its own bytes spend it. */
-	if (reason == DDL_R_ACK) {
-		s->ack_runs++;
-		c->ack_runs++;
-		s->ack_credit -= (s64)len * DDL_ACK_SHARE;
-		list_move_tail(&c->ack_node, &s->acks);
-	} else if (idx != bg) {
-		s->ack_credit += len;
-	}
-	s->ack_credit = clamp_t(s64, s->ack_credit, -DDL_ACK_CREDIT_MAX,
-				DDL_ACK_CREDIT_MAX);
-
-	/* Background share: job bytes earn credit, background bytes spend it. */
-	if (s->cls[bg].backlogged) {
-		if (idx == bg)
-			s->bg_credit -= (s64)len * (100 - p->bgshare);
-		else
-			s->bg_credit += (s64)len * p->bgshare;
-		s->bg_credit = clamp_t(s64, s->bg_credit, -DDL_BG_CREDIT_MAX,
-				       DDL_BG_CREDIT_MAX);
-	}
-
-	/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
-	if (idx != bg && reason == DDL_R_YELLOW &&
-	    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
-		c->deficit -= len;
-
-	if (empty && c->backlogged)
-		ddl_unbacklog(s, idx, now);
-}
-
-/**
  * ddl_dropped() - a queued packet of a class left without being sent
  * @s: scheduler
  * @idx: class index
@@ -688,22 +613,24 @@ void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
  */
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 {
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (idx != DDL_BG(s) && ddl_burst_left(&c->burst, len, now)) {
-		/* What it still holds are ACKs, if any. */
-		if (list_empty(&c->ack_node))
-			list_add_tail(&c->ack_node, &s->acks);
-	}
+	if (idx != DDL_BG(s))
+		ddl_data_left(s, &s->cls[idx], len, now);
 }
 
-/*
- * Class @idx's queue is no longer empty: it waits, competes in round robin
- * and keeps its key.  The orders' part is theirs (ddl_fair_queue(),
- * ddl_cluster_queue()).  Always inline, as ddl_arrived() runs it per
- * packet.  Return: false if it was backlogged already.
+/**
+ * ddl_backlog() - a class's queue is no longer empty
+ * @s: scheduler
+ * @idx: class index
+ * @now: current time, ns
+ *
+ * It waits, competes in round robin and keeps its key.  The orders' part
+ * is theirs (ddl_fair_queue(), ddl_cluster_queue()).  Out of line:
+ * ddl_arrived() calls it only for a class that was not backlogged.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: false if it was backlogged already.
  */
-static __always_inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
+bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
 {
 	struct ddl_cls *c = &s->cls[idx];
 
@@ -727,49 +654,6 @@ static __always_inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
 		s->green_empty_since = 0;
 	ddl_key_busy(&c->keymap);
 	return true;
-}
-
-/**
- * ddl_arrived() - a packet joined a class's queue
- * @s: scheduler
- * @p: configuration
- * @idx: class index
- * @len: packet length, bytes
- * @now: current time, ns
- *
- * A class whose queue was empty becomes backlogged (its key stays).  A
- * data packet that finds no other data queued may start the job's burst,
- * or continue it after a pause (ddl_burst_arrived(), which asks the
- * predictor); a burst that starts completes the one before, which the log
- * records.  Then the orders, told what happened to the burst, tag it,
- * count its bytes and queue a job that became backlogged.  A job that
- * holds packets but no data is in the ACK lane (ddl_pick()).  Each unit is
- * entered once.
- *
- * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
- * starts, its tag grows or the job becomes backlogged.
- * Return: true if a burst started.
- */
-bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		 u32 len, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-	struct ddl_burst_news bn;
-
-	ddl_backlog(s, idx, now);
-	if (idx == DDL_BG(s))
-		return false;
-	bn = ddl_burst_arrived(&s->burst, &c->burst, &s->pred, &c->pred,
-			       &s->log, idx, p, len, now);
-	if (len >= DDL_BURST_PKT_MIN)
-		list_del_init(&c->ack_node);
-	else if (bn.ev == DDL_BURST_ACKS && list_empty(&c->ack_node))
-		list_add_tail(&c->ack_node, &s->acks);
-	ddl_fair_arrived(&s->fair, &c->fair, len, &bn);
-	if (ddl_mode(p)->cluster)	/* a test per packet, not a call */
-		ddl_cluster_arrived(&s->cl, &c->cl, p, c->weight, len, &bn,
-				    now);
-	return bn.ev == DDL_BURST_START;
 }
 
 /**
@@ -875,8 +759,8 @@ void ddl_settle_burst(struct ddl_sched *s, const struct ddl_params *p,
  *
  * The weight is the job's share in the fair reference (ddl_fair_weight())
  * and its slice multiplier in the rotation modes.  A green class's running
- * slice is recomputed from its start; if that end has passed, green moves
- * on at the next ddl_pick().
+ * slice then ends its new turn after its start (ddl_turn_ns()); if that end
+ * has passed, green moves on at the next ddl_pick().
  *
  * Context: under the qdisc lock.
  */
@@ -887,8 +771,6 @@ void ddl_set_weight(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 
 	ddl_fair_weight(&s->fair, &c->fair, weight);
 	c->weight = weight;
-	if (idx == s->green)
-		s->slice_end = s->slice_start + ddl_turn_ns(s, p, idx);
 }
 
 /**
@@ -916,9 +798,6 @@ void ddl_reconfigure(struct ddl_sched *s, const struct ddl_params *old,
 	bool was = ddl_mode(old)->cluster, on = ddl_mode(p)->cluster;
 	struct ddl_cls *c;
 	u32 i;
-
-	if (s->green != DDL_NONE && old->slice_us != p->slice_us)
-		s->slice_end = s->slice_start + ddl_turn_ns(s, p, s->green);
 
 	if (old->bgshare != p->bgshare)
 		s->bg_credit = 0;

@@ -10,6 +10,7 @@
 
 #include <linux/bitops.h>
 #include <linux/list.h>
+#include <linux/minmax.h>
 #include <linux/sizes.h>
 #include <linux/types.h>
 
@@ -35,6 +36,9 @@
  */
 #define DDL_ACK_SHARE		16
 #define DDL_ACK_CREDIT_MAX	((s64)SZ_64K * DDL_ACK_SHARE)
+
+/* Largest background credit, bytes times percent: one 64 KiB GSO packet. */
+#define DDL_BG_CREDIT_MAX	(65536LL * 100)
 
 /**
  * enum ddl_reason - why ddl_pick() chose a class
@@ -197,8 +201,8 @@ struct ddl_cls {
  * @acks: backlogged jobs with no data queued, in the order they got so
  * @green: index of the green job, or DDL_NONE
  * @green_since: when @green became green
- * @slice_start: when @green's current slice began
- * @slice_end: when @green's slice ends
+ * @slice_start: when @green's current slice began; an explicit slice
+ *	ends ddl_turn_ns() later
  * @green_empty_since: when @green's queue became empty, 0 while backlogged
  * @bg_credit: background share credit, bytes times percent
  * @ack_credit: credit of the ACK lane, bytes times DDL_ACK_SHARE
@@ -228,7 +232,6 @@ struct ddl_sched {
 	u32			green;
 	u64			green_since;
 	u64			slice_start;
-	u64			slice_end;
 	u64			green_empty_since;
 	s64			bg_credit;
 	s64			ack_credit;
@@ -316,12 +319,10 @@ void ddl_sched_destroy(struct ddl_sched *s);
 void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		  u64 now);
 void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now);
-bool ddl_arrived(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		 u32 len, u64 now);
-u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p, u64 now,
-	     enum ddl_reason *reason);
-void ddl_served(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
-		enum ddl_reason reason, u32 len, bool empty, u64 now);
+bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now);
+u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
+		  enum ddl_reason *reason);
+void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
 void ddl_owner_changed(struct ddl_sched *s, u32 idx, u64 now);
 void ddl_settle_burst(struct ddl_sched *s, const struct ddl_params *p,
@@ -338,6 +339,249 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 		 u32 idx);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
 u32 ddl_bm_first(const struct ddl_sched *s, u32 from);
+
+/**
+ * ddl_maxwait_ns() - the longest a class's head packet should wait
+ * @p: configuration
+ *
+ * Context: any; pure.
+ * Return: maxwait, ns.
+ */
+static inline u64 ddl_maxwait_ns(const struct ddl_params *p)
+{
+	return (u64)p->maxwait_us * NSEC_PER_USEC_U64;
+}
+
+/**
+ * ddl_guard_look_ns() - how often the starvation guard looks at a class
+ * @p: configuration
+ *
+ * Context: any; pure.
+ * Return: maxwait / DDL_GUARD_SPLIT, ns.
+ */
+static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
+{
+	return ddl_maxwait_ns(p) / DDL_GUARD_SPLIT;
+}
+
+/**
+ * ddl_green_keeps() - whether green is the pick, with nothing else to do
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * True when every rule of ddl_pick_full() would leave things as they are
+ * and choose green: in mode fair or cluster, green is backlogged and heads
+ * its order (or the order is empty), the starvation guard is not due to
+ * look at the class it looks at next, the background is owed no share and
+ * the ACK lane has no job or no credit.  The rotation modes' turns and
+ * mode static are always decided in full.
+ *
+ * Context: under the qdisc lock; pure.  Constant time.
+ * Return: true if ddl_pick_full() would return green, with DDL_R_GREEN,
+ * and change nothing.
+ */
+static inline bool ddl_green_keeps(const struct ddl_sched *s,
+				   const struct ddl_params *p, u64 now)
+{
+	const struct ddl_cls *w;
+	u32 next;
+
+	if (s->green == DDL_NONE || !s->cls[s->green].backlogged)
+		return false;
+	switch (ddl_mode(p)->green) {
+	case DDL_GREEN_FAIR:
+		next = ddl_fair_first(s);
+		break;
+	case DDL_GREEN_CLUSTER:
+		next = ddl_cluster_first(s);
+		break;
+	default:
+		return false;
+	}
+	if (next != DDL_NONE && next != s->green)
+		return false;
+	/* Green is backlogged, so there are waiters. */
+	w = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
+	if (now - w->wait_since > ddl_guard_look_ns(p))
+		return false;
+	if (s->cls[DDL_BG(s)].backlogged && s->bg_credit > 0)
+		return false;
+	return list_empty(&s->acks) || s->ack_credit <= 0;
+}
+
+/**
+ * ddl_pick() - choose the class to send from
+ * @s: scheduler
+ * @p: configuration
+ * @now: current time, ns
+ * @reason: set to why the class was chosen
+ *
+ * Green, where it simply keeps the link (ddl_green_keeps(): most packets
+ * of a burst in mode fair); else the full pick, ddl_pick_full().  The
+ * caller then sends one packet of the class and reports it with
+ * ddl_served().
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: class index, or DDL_NONE if no class is backlogged.
+ */
+static inline u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p,
+			   u64 now, enum ddl_reason *reason)
+{
+	if (ddl_green_keeps(s, p, now)) {
+		*reason = DDL_R_GREEN;
+		return s->green;
+	}
+	return ddl_pick_full(s, p, now, reason);
+}
+
+/*
+ * A packet of @len bytes left job @c's queue: if it was the last data
+ * packet, what the job still holds are ACKs, if any, and it joins the ACK
+ * lane.  ddl_served() and ddl_dropped() run it.
+ */
+static inline void ddl_data_left(struct ddl_sched *s, struct ddl_cls *c,
+				 u32 len, u64 now)
+{
+	if (ddl_burst_left(&c->burst, len, now) && list_empty(&c->ack_node))
+		list_add_tail(&c->ack_node, &s->acks);
+}
+
+/**
+ * ddl_served() - account one packet sent from a class
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class the packet came from, as returned by ddl_pick()
+ * @reason: the reason ddl_pick() gave
+ * @len: packet length, bytes (qdisc_pkt_len)
+ * @empty: the packet emptied the class's queue
+ * @now: current time, ns
+ *
+ * With a rate, this moves the earliest departure time of the next packet.
+ * A job packet sent other than by the ACK lane earns the lane a byte of
+ * credit per byte; one sent by it spends DDL_ACK_SHARE per byte.  A class
+ * left @empty is no longer backlogged (as by ddl_deactivate()).  Each unit
+ * is entered once.  Inline: it runs for every packet, and the rare parts,
+ * a queue that empties (ddl_unbacklog()) or a tag reached in the fair
+ * reference (ddl_fair_advance()), are calls.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when @empty.
+ */
+static inline void ddl_served(struct ddl_sched *s,
+			      const struct ddl_params *p, u32 idx,
+			      enum ddl_reason reason, u32 len, bool empty,
+			      u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u32 bg = DDL_BG(s);
+
+	c->wait_since = now;
+	c->head_since = now;
+	if (!list_is_last(&c->wait_node, &s->waiters))
+		list_move_tail(&c->wait_node, &s->waiters);
+	ddl_burst_sent(&c->burst, len);
+	ddl_pace_sent(&s->pace, p, len, now);
+
+	if (idx == s->green)
+		c->bytes_green += len;
+	else
+		c->bytes_yellow += len;
+
+	if (reason == DDL_R_GUARD) {
+		s->guard_runs++;
+		c->guard_runs++;
+	} else if (reason == DDL_R_BGSHARE) {
+		s->bgshare_runs++;
+	}
+
+	/*
+	 * The credits never leave their bounds (they start within them, and
+	 * a reset sets 0), so a gain can only pass the upper one and a
+	 * spend only the lower one.
+	 */
+	if (idx != bg) {
+		ddl_fair_served(&s->fair, len, empty ? &c->fair : NULL);
+		ddl_data_left(s, c, len, now);
+		/* DRR among yellow jobs; ddl_pick_drr() refills the deficit. */
+		if (reason == DDL_R_YELLOW &&
+		    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
+			c->deficit -= len;
+		/* Background share: job bytes earn credit. */
+		if (s->cls[bg].backlogged)
+			s->bg_credit = min_t(s64, s->bg_credit +
+					     (s64)len * p->bgshare,
+					     DDL_BG_CREDIT_MAX);
+	} else if (c->backlogged) {
+		/* Background bytes spend it. */
+		s->bg_credit = max_t(s64, s->bg_credit -
+				     (s64)len * (100 - p->bgshare),
+				     -DDL_BG_CREDIT_MAX);
+	}
+
+	/* The ACK lane: job bytes earn credit, its own bytes spend it. */
+	if (reason == DDL_R_ACK) {
+		s->ack_runs++;
+		c->ack_runs++;
+		s->ack_credit = max_t(s64, s->ack_credit -
+				      (s64)len * DDL_ACK_SHARE,
+				      -DDL_ACK_CREDIT_MAX);
+		list_move_tail(&c->ack_node, &s->acks);
+	} else if (idx != bg) {
+		s->ack_credit = min_t(s64, s->ack_credit + len,
+				      DDL_ACK_CREDIT_MAX);
+	}
+
+	if (empty && c->backlogged)
+		ddl_unbacklog(s, idx, now);
+}
+
+/**
+ * ddl_arrived() - a packet joined a class's queue
+ * @s: scheduler
+ * @p: configuration
+ * @idx: class index
+ * @len: packet length, bytes
+ * @now: current time, ns
+ *
+ * A class whose queue was empty becomes backlogged (its key stays).  A
+ * data packet that finds no other data queued may start the job's burst,
+ * or continue it after a pause (ddl_burst_arrived(), which asks the
+ * predictor); a burst that starts completes the one before, which the log
+ * records.  Then the orders, told what happened to the burst, tag it,
+ * count its bytes and queue a job that became backlogged.  A job that
+ * holds packets but no data is in the ACK lane (ddl_pick()).  Each unit is
+ * entered once.  Inline: it runs for every packet, and the rare parts, a
+ * class that becomes backlogged (ddl_backlog()), a burst that may start
+ * (ddl_burst_begin()), a tag that changes (ddl_fair_update()), are calls.
+ *
+ * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
+ * starts, its tag grows or the job becomes backlogged.
+ * Return: true if a burst started.
+ */
+static inline bool ddl_arrived(struct ddl_sched *s,
+			       const struct ddl_params *p, u32 idx, u32 len,
+			       u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	struct ddl_burst_news bn;
+
+	if (!c->backlogged)
+		ddl_backlog(s, idx, now);
+	if (idx == DDL_BG(s))
+		return false;
+	bn = ddl_burst_arrived(&s->burst, &c->burst, &s->pred, &c->pred,
+			       &s->log, idx, p, len, now);
+	/* Data takes the job out of the ACK lane; ACKs alone put it in. */
+	if (len >= DDL_BURST_PKT_MIN && !list_empty(&c->ack_node))
+		list_del_init(&c->ack_node);
+	else if (bn.ev == DDL_BURST_ACKS && list_empty(&c->ack_node))
+		list_add_tail(&c->ack_node, &s->acks);
+	ddl_fair_arrived(&s->fair, &c->fair, len, &bn);
+	if (ddl_mode(p)->cluster)	/* a test per packet, not a call */
+		ddl_cluster_arrived(&s->cl, &c->cl, p, c->weight, len, &bn,
+				    now);
+	return bn.ev == DDL_BURST_START;
+}
 
 /**
  * ddl_head_queued() - when the head packet of a class was queued

@@ -929,7 +929,8 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 	const struct ddl_sched *s = &z->s;
 	const struct ddl_cls *c, *prev;
 	struct rb_node *node;
-	u32 i, n, jobs_full = 0, weight = 0;
+	u32 i, n, jobs_full = 0, weight = 0, periodic = 0;
+	const struct ddl_pred_cls *pc;
 	const char *err;
 
 	for (i = 0; i < s->jobs; i++) {
@@ -938,10 +939,15 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 					  !RB_EMPTY_NODE(&s->cls[i].fair.node),
 					  z->q[i].qlen);
 		jobs_full += !!z->q[i].qlen;
-		if (!RB_EMPTY_NODE(&s->cls[i].pred.node) &&
-		    !s->cls[i].pred.predicted)
+		if (s->cls[i].pred.periodic && !s->cls[i].pred.predicted)
 			return ddl_z_fail(z, "job %u periodic, not predicted",
 					  i);
+		if (!s->pred.fifo_only &&
+		    RB_EMPTY_NODE(&s->cls[i].pred.node) == s->cls[i].pred.periodic)
+			return ddl_z_fail(z, "job %u: periodic %d, in the tree %d",
+					  i, s->cls[i].pred.periodic,
+					  !RB_EMPTY_NODE(&s->cls[i].pred.node));
+		periodic += s->cls[i].pred.periodic;
 	}
 
 	err = ddl_z_rb(z, "fair", &s->fair.order, s->jobs, &n);
@@ -950,6 +956,8 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 	if (n != jobs_full)
 		return ddl_z_fail(z, "%u in fair, %u jobs backlogged", n,
 				  jobs_full);
+	if (s->fair.order_last != rb_last(&s->fair.order.rb_root))
+		return ddl_z_fail(z, "order_last is not the last node");
 	prev = NULL;
 	for (node = rb_first(&s->fair.order.rb_root); node; node = rb_next(node)) {
 		c = rb_entry(node, struct ddl_cls, fair.node);
@@ -967,6 +975,8 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 		return err;
 	if (n != s->fair.gps_jobs)
 		return ddl_z_fail(z, "%u in gps, gps_jobs %u", n, s->fair.gps_jobs);
+	if (s->fair.gps_last != rb_last(&s->fair.gps.rb_root))
+		return ddl_z_fail(z, "gps_last is not the last node");
 	if (n && !jobs_full)
 		return ddl_z_fail(z, "%u in gps with no job backlogged", n);
 	prev = NULL;
@@ -993,6 +1003,21 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 		return err;
 	if (s->pred.periodic_last != rb_last(&s->pred.periodic.rb_root))
 		return ddl_z_fail(z, "periodic_last is not the last node");
+	if (s->pred.fifo_only) {
+		if (n)
+			return ddl_z_fail(z, "%u in the tree, kept on the list", n);
+		/* Bounded: a list longer than the jobs fails. */
+		list_for_each_entry(pc, &s->pred.fifo, fifo) {
+			if (!pc->periodic)
+				return ddl_z_fail(z, "fifo: job not periodic");
+			if (++n > s->jobs)
+				return ddl_z_fail(z, "fifo: more than the jobs");
+		}
+	} else if (!list_empty(&s->pred.fifo)) {
+		return ddl_z_fail(z, "fifo: jobs on it, the tree kept");
+	}
+	if (n != periodic)
+		return ddl_z_fail(z, "%u waiting, %u jobs periodic", n, periodic);
 	prev = NULL;
 	for (node = rb_first(&s->pred.periodic.rb_root); node;
 	     node = rb_next(node)) {

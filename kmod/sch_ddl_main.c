@@ -265,6 +265,44 @@ static u32 ddl_skb_key(const struct sk_buff *skb, u32 key)
 }
 
 /*
+ * The class the filters @fl choose for @skb: its index, DDL_NONE if
+ * they choose none of ours (*@qerr untouched), or DDL_DROP if an action
+ * consumed or dropped it (then *@qerr says how to report it).  Out of
+ * line: a qdisc without filters does not pay for its frame.
+ */
+#define DDL_DROP	(DDL_NONE - 1)
+
+static noinline u32 ddl_filter_class(struct sk_buff *skb, struct Qdisc *sch,
+				     struct tcf_proto *fl, int *qerr)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	struct tcf_result res;
+	int result;
+	u32 idx;
+
+	result = tcf_classify(skb, NULL, fl, &res, false);
+	if (result < 0)
+		return DDL_NONE;
+#ifdef CONFIG_NET_CLS_ACT
+	switch (result) {
+	case TC_ACT_QUEUED:
+	case TC_ACT_STOLEN:
+	case TC_ACT_TRAP:
+		*qerr = NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
+		fallthrough;
+	case TC_ACT_SHOT:
+		return DDL_DROP;
+	}
+#endif
+	idx = ddl_minor_to_idx(q, TC_H_MIN(res.classid));
+	if (idx != DDL_NONE) {
+		q->cls_filter++;
+		ddl_claim(&q->s.keymap, idx);
+	}
+	return idx;
+}
+
+/*
  * Class index for @skb, or DDL_NONE if a filter action consumed or dropped
  * it (then *qerr says how to report it).
  */
@@ -272,34 +310,17 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 			int *qerr)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	struct tcf_result res;
 	struct tcf_proto *fl;
 	u32 idx, key;
-	int result;
 
 	*qerr = NET_XMIT_SUCCESS | __NET_XMIT_BYPASS;
 	fl = rcu_dereference_bh(q->filter_list);
 	if (fl) {
-		result = tcf_classify(skb, NULL, fl, &res, false);
-		if (result >= 0) {
-#ifdef CONFIG_NET_CLS_ACT
-			switch (result) {
-			case TC_ACT_QUEUED:
-			case TC_ACT_STOLEN:
-			case TC_ACT_TRAP:
-				*qerr = NET_XMIT_SUCCESS | __NET_XMIT_STOLEN;
-				fallthrough;
-			case TC_ACT_SHOT:
-				return DDL_NONE;
-			}
-#endif
-			idx = ddl_minor_to_idx(q, TC_H_MIN(res.classid));
-			if (idx != DDL_NONE) {
-				q->cls_filter++;
-				ddl_claim(&q->s.keymap, idx);
-				return idx;
-			}
-		}
+		idx = ddl_filter_class(skb, sch, fl, qerr);
+		if (idx == DDL_DROP)
+			return DDL_NONE;
+		if (idx != DDL_NONE)
+			return idx;
 	}
 
 	if (TC_H_MAJ(skb->priority) == sch->handle) {
@@ -387,16 +408,20 @@ static enum ddl_signal ddl_signal_skb(struct Qdisc *sch, struct sk_buff *skb,
 static void ddl_mem_charge(struct ddl_sched_data *q, struct ddl_class *cl,
 			   struct sk_buff *skb)
 {
-	ddl_skb_cb(skb)->truesize = skb->truesize;
-	cl->mem += skb->truesize;
-	q->mem_used += skb->truesize;
+	u32 truesize = skb->truesize;
+
+	ddl_skb_cb(skb)->truesize = truesize;
+	cl->mem += truesize;
+	q->mem_used += truesize;
 }
 
 static void ddl_mem_release(struct ddl_sched_data *q, struct ddl_class *cl,
 			    struct sk_buff *skb)
 {
-	cl->mem -= ddl_skb_cb(skb)->truesize;
-	q->mem_used -= ddl_skb_cb(skb)->truesize;
+	u32 truesize = ddl_skb_cb(skb)->truesize;
+
+	cl->mem -= truesize;
+	q->mem_used -= truesize;
 }
 
 /*
@@ -502,6 +527,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	u64 now = ktime_get_ns();
 	enum ddl_signal sig;
 	struct ddl_class *cl;
+	bool traced;
 	u64 done;
 	int ret;
 	u32 idx;
@@ -545,7 +571,9 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	ddl_mem_charge(q, cl, skb);
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->qstats.backlog += len;
-	done = q->s.log.bursts_done;
+	/* The bursts the log had completed, for the tracepoint alone. */
+	traced = trace_ddl_burst_end_enabled();
+	done = traced ? q->s.log.bursts_done : 0;
 	if (ddl_arrived(&q->s, &q->params, idx, len, now)) {
 		/* What other classes held when the burst began. */
 		u64 seen = sch->qstats.backlog + len - cl->qstats.backlog;
@@ -553,7 +581,8 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		cl->burst_backlog = seen;
 		cl->burst_backlog_max = max(cl->burst_backlog_max, seen);
 		cl->burst_backlog_sum += seen;
-		ddl_trace_burst_end(sch, idx, done);
+		if (traced)
+			ddl_trace_burst_end(sch, idx, done);
 		trace_ddl_burst_start(sch, idx + 1, seen);
 	}
 
@@ -561,7 +590,8 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	sch->q.qlen++;
 	if (unlikely(q->mem_used > q->params.memory_limit))
 		return ddl_mem_shed(sch, skb, now, to_free);
-	q->mem_peak = max(q->mem_peak, q->mem_used);
+	if (q->mem_used > q->mem_peak)		/* no store for most packets */
+		q->mem_peak = q->mem_used;
 	return NET_XMIT_SUCCESS;
 }
 
@@ -599,35 +629,51 @@ marked:
 	cl->dscp_marks++;
 }
 
+/*
+ * Whether the shaper holds the queue back at @now; if it does, the
+ * watchdog is armed for the next departure time.  For a rate only.
+ */
+static bool ddl_paced(struct Qdisc *sch, u64 now)
+{
+	struct ddl_sched_data *q = qdisc_priv(sch);
+	u64 throttles = q->s.pace.throttles;
+
+	if (!ddl_pace_hold(&q->s.pace, &q->params, now))
+		return false;
+	qdisc_qstats_overlimit(sch);
+	if (q->s.pace.throttles != throttles)
+		trace_ddl_throttle(sch, q->s.pace.next - now);
+	/* Late by up to half the burst: the burst credit absorbs it. */
+	qdisc_watchdog_schedule_range_ns(&q->watchdog, q->s.pace.next,
+					 min_t(u64, q->params.burst_ns / 2,
+					       DDL_SLACK_MAX_NS));
+	return true;
+}
+
 static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
-	u64 turns = q->s.log.turns, throttles;
 	enum ddl_reason reason;
 	struct ddl_class *cl;
 	struct sk_buff *skb;
+	bool traced;
 	unsigned int len;
-	u64 now;
+	u64 now, turns;
 	u32 idx;
 
 	if (!sch->q.qlen)
 		return NULL;
 
 	now = ktime_get_ns();
-	throttles = q->s.pace.throttles;
-	if (ddl_pace_hold(&q->s.pace, &q->params, now)) {
-		qdisc_qstats_overlimit(sch);
-		if (q->s.pace.throttles != throttles)
-			trace_ddl_throttle(sch, q->s.pace.next - now);
-		/* Late by up to half the burst: the burst credit absorbs it. */
-		qdisc_watchdog_schedule_range_ns(&q->watchdog, q->s.pace.next,
-						 min_t(u64, q->params.burst_ns / 2,
-						       DDL_SLACK_MAX_NS));
+	if (q->params.rate && ddl_paced(sch, now))
 		return NULL;
-	}
 
+	/* The turns the core had recorded, for the tracepoint alone. */
+	traced = trace_ddl_turn_enabled();
+	turns = traced ? q->s.log.turns : 0;
 	idx = ddl_pick(&q->s, &q->params, now, &reason);
-	ddl_trace_turn(sch, turns);
+	if (traced)
+		ddl_trace_turn(sch, turns);
 	if (idx == DDL_NONE)
 		return NULL;
 

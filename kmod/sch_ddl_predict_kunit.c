@@ -19,6 +19,12 @@
 
 #include "ddl_kunit_sim.h"
 
+/* No job waits for its next burst, in the tree or on the list. */
+static bool ddl_periodic_none(const struct ddl_pred *pr)
+{
+	return RB_EMPTY_ROOT(&pr->periodic.rb_root) && list_empty(&pr->fifo);
+}
+
 /* sch_ddl_predict: burst detection and learning */
 
 struct ddl_learn_case {
@@ -206,7 +212,7 @@ static void ddl_predict_first_and_background_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->s.burst.count, 0ULL);
 	KUNIT_EXPECT_EQ(test, sim->s.cls[bg].burst.count, 0ULL);
 	KUNIT_EXPECT_FALSE(test, sim->s.cls[bg].pred.predicted);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&sim->s.pred.periodic.rb_root));
+	KUNIT_EXPECT_TRUE(test, ddl_periodic_none(&sim->s.pred));
 
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 7, t, 1500));
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 3, sim->now, 1500));
@@ -800,7 +806,7 @@ static void ddl_predict_aperiodic_test(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, ddl_lead_job(s), DDL_NONE);
 		}
 	}
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&s->pred.periodic.rb_root));
+	KUNIT_EXPECT_TRUE(test, ddl_periodic_none(&s->pred));
 	KUNIT_EXPECT_EQ(test, s->pred.leads, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pred.hits, 0ULL);
 	KUNIT_EXPECT_EQ(test, s->pred.misses, 0ULL);
@@ -840,7 +846,7 @@ static void ddl_predict_maxperiod_test(struct kunit *test)
 	for (i = 0; i < 8; i++, t += c->period)
 		KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 1, t, 1500));
 	KUNIT_EXPECT_EQ(test, sim->s.cls[1].pred.predicted, c->predicted);
-	KUNIT_EXPECT_EQ(test, RB_EMPTY_ROOT(&sim->s.pred.periodic.rb_root),
+	KUNIT_EXPECT_EQ(test, ddl_periodic_none(&sim->s.pred),
 			!c->predicted);
 }
 
@@ -866,7 +872,7 @@ static void ddl_predict_maxperiod_reset_test(struct kunit *test)
 	ddl_psim_tick(sim, t, DDL_P_MS);
 	KUNIT_EXPECT_TRUE(test, ddl_psim_burst(sim, 0, t, 30000));
 	KUNIT_EXPECT_FALSE(test, cls->pred.predicted);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&sim->s.pred.periodic.rb_root));
+	KUNIT_EXPECT_TRUE(test, ddl_periodic_none(&sim->s.pred));
 	for (i = 1; i <= 3; i++) {
 		t += p2;
 		ddl_psim_tick(sim, t, DDL_P_MS);
@@ -942,7 +948,7 @@ static void ddl_predict_new_owner_test(struct kunit *test)
 		ddl_psim_burst(sim, 0, t, 4 * DDL_P_PKT);
 	KUNIT_ASSERT_TRUE(test, cls->pred.predicted);
 	KUNIT_ASSERT_EQ(test, ddl_pred_job(&sim->s, sim->s.pred.lead), 0U);
-	KUNIT_ASSERT_FALSE(test, RB_EMPTY_NODE(&cls->pred.node));
+	KUNIT_ASSERT_TRUE(test, cls->pred.periodic);
 
 	/* No class free: the idle one goes to key 2000 at once (keyttl 0). */
 	t = sim->now + DDL_P_MS;
@@ -951,7 +957,7 @@ static void ddl_predict_new_owner_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, cls->pred.predicted);
 	KUNIT_EXPECT_EQ(test, cls->pred.samples, 0U);
 	KUNIT_EXPECT_EQ(test, cls->pred.period, 0ULL);
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&cls->pred.node));
+	KUNIT_EXPECT_FALSE(test, cls->pred.periodic);
 	KUNIT_EXPECT_NULL(test, sim->s.pred.lead);
 
 	/* Nothing opens at the old owner's next predicted burst. */
