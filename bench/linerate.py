@@ -572,16 +572,15 @@ def cmd_summary(a):
     bulk = load(os.path.join(d, 'bulk.json'))
     print('\nbulk throughput and CPU (bench-bulk):')
     if bulk:
-        # bench-bulk's own format: print each row's ratios, whatever
-        # they are called (its keys with "vs" or "ratio" or "per_gb").
-        rows = bulk.get('rows', []) if isinstance(bulk, dict) else []
+        # per row: medians, and their ratios to mq+fq's in the same boot
+        rows = bulk.get('rows', [])
+        print('  %-14s %8s %8s %9s %8s' % ('row', 'Gbit/s', '÷ mq+fq',
+                                          'CPU s/GB', '÷ mq+fq'))
         for r in rows:
-            if not isinstance(r, dict):
-                continue
-            keys = [k for k, v in r.items() if isinstance(v, (int, float))
-                    and re.search(r'vs|ratio|per_gb|gbit|cpu', k)]
-            print('  %-16s %s' % (r.get('name', r.get('row', '?')), '  '.join(
-                '%s %s' % (k, fmt(r[k], '%.3f')) for k in keys)))
+            print('  %-14s %8.3f %8s %9.2f %8s' % (
+                r['name'], r['median_gbps'], fmt(r['gbps_ratio'], '%.3f'),
+                r['median_cpu_per_gb'],
+                fmt(r['cpu_per_gb_ratio'], '%.3f')))
         if not rows:
             print('  (no "rows" in bulk.json; see the file)')
         out['bulk'] = bulk
