@@ -190,6 +190,8 @@ bench:
 	bench/ddl-bench -o build/bench-cluster-torch sharded-torch ring-torch \
 		incast-torch fabric-torch
 	bench/ddl-bench --reps 3 -o build/bench-launchers pods containers
+	bench/ddl-bench --reps 3 -o build/bench-mq saturated ring \
+		policies="drr ddl ddl-mq"
 	bench/ddl-bench -o build/bench-launchers-torch torchrun
 	bench/ddl-bench -o build/bench-mix mix seed=$(BENCH_SEED)
 	bench/ddl-bench -o build/bench-mix-torch mix runner=torch mixes=4 \
