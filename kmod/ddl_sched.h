@@ -384,23 +384,35 @@ static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
 static inline bool ddl_green_keeps(const struct ddl_sched *s,
 				   const struct ddl_params *p, u64 now)
 {
-	const struct ddl_cls *w;
-	u32 next;
+	const struct ddl_cls *g, *w;
 
-	if (s->green == DDL_NONE || !s->cls[s->green].backlogged)
+	if (s->green == DDL_NONE)
 		return false;
+	g = &s->cls[s->green];
+	if (!g->backlogged)
+		return false;
+	/*
+	 * The head of the order is green's own state, or there is none: the
+	 * pointers compared, no index computed (ddl_fair_first()).
+	 */
 	switch (ddl_mode(p)->green) {
-	case DDL_GREEN_FAIR:
-		next = ddl_fair_first(s);
+	case DDL_GREEN_FAIR: {
+		const struct ddl_fair_cls *fc = ddl_fair_head(&s->fair);
+
+		if (fc && fc != &g->fair)
+			return false;
 		break;
-	case DDL_GREEN_CLUSTER:
-		next = ddl_cluster_first(s);
+	}
+	case DDL_GREEN_CLUSTER: {
+		const struct ddl_cluster_cls *cc = ddl_cluster_head(&s->cl);
+
+		if (cc && cc != &g->cl)
+			return false;
 		break;
+	}
 	default:
 		return false;
 	}
-	if (next != DDL_NONE && next != s->green)
-		return false;
 	/* Green is backlogged, so there are waiters. */
 	w = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
 	if (now - w->wait_since > ddl_guard_look_ns(p))

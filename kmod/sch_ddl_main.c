@@ -656,8 +656,8 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	enum ddl_reason reason;
 	struct ddl_class *cl;
 	struct sk_buff *skb;
+	unsigned int len, segs;
 	bool traced;
-	unsigned int len;
 	u64 now, turns;
 	u32 idx;
 
@@ -683,21 +683,23 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 		return NULL;
 
 	len = qdisc_pkt_len(skb);
+	segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 	cl->qstats.backlog -= len;
 	ddl_mem_release(q, cl, skb);
 	/* The rank while the job is still queued: its packet leaves now. */
 	if (q->params.ndscp && idx != DDL_BG(&q->s))
 		ddl_set_dscp(q, cl, skb,
 			     ddl_mark(&q->s, &q->params, idx, now));
-	bstats_update(&cl->bstats, skb);
+	/* bstats_update() each, the length and segments read once. */
+	_bstats_update(&cl->bstats, len, segs);
 	ddl_served(&q->s, &q->params, idx, reason, len, !cl->q.qlen, now);
 	if (cl->q.qlen)
 		ddl_head_queued(&q->s, idx,
 				ddl_skb_cb(cl->q.head)->enqueued);
 
 	sch->q.qlen--;
-	qdisc_qstats_backlog_dec(sch, skb);
-	qdisc_bstats_update(sch, skb);
+	sch->qstats.backlog -= len;
+	_bstats_update(&sch->bstats, len, segs);
 	if (q->params.target_bytes && idx == DDL_BG(&q->s))
 		ddl_aqm_drained(&q->s.pace, &q->params, cl->qstats.backlog);
 	return skb;
