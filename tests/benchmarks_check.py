@@ -31,8 +31,8 @@
 # A benchmark figure in the other texts (README.md, CONTRIBUTING.md,
 # Documentation/sch_ddl.rst; code blocks, rst literal blocks and inline
 # code left out) is, in a sentence that names none of KUnit, a *_test,
-# GPS, a fluid, simulated or scratch model (whose figures are not
-# benchmark results):
+# GPS, or a model of any kind (fluid, simulated, scratch, line rate: its
+# figures are not benchmark results):
 #  - a ratio: a decimal number followed by "×", with the numbers listed or
 #    ranged before it ("0.99 and 0.98 ×", "1.12-1.25 ×");
 #  - a cost per packet: a number followed by ns or µs in a sentence that
@@ -76,9 +76,9 @@ DDL_POLICY = re.compile(r'^ddl(-[a-z0-9-]+)?$')
 TEXTS = ('README.md', 'CONTRIBUTING.md', 'Documentation/sch_ddl.rst')
 
 # A sentence that names one of these gives figures that are not benchmark
-# results (KUnit's, a fluid or scratch model's, GPS's).
+# results (KUnit's, a model's, GPS's).
 NOT_BENCH = re.compile(r'KUnit|_test\b|\bGPS\b|\bfluid\b|'
-                       r'\bsimulated\b|\bscratch\b')
+                       r'\bsimulated\b|\bscratch\b|\bmodel\b')
 NUM = r'\d+(?:\.\d+)?'
 DEC_RANGE = r'\d+\.\d+(?:\s*[-–]\s*\d+\.\d+)?'
 RATIO = re.compile(r'(?<![\w.])%s(?:\s*(?:,\s*and|,|and)\s*%s)*\s*×'
