@@ -325,8 +325,8 @@ const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
 };
 
 /* Close @s->green's current stint and make job @idx green. */
-static void ddl_set_green(struct ddl_sched *s, u32 idx, enum ddl_turn_why why,
-			  u64 now)
+static __always_inline void ddl_set_green(struct ddl_sched *s, u32 idx,
+					  enum ddl_turn_why why, u64 now)
 {
 	struct ddl_cls *c;
 
@@ -341,6 +341,28 @@ static void ddl_set_green(struct ddl_sched *s, u32 idx, enum ddl_turn_why why,
 	c->greens++;
 	s->slice_start = now;
 	s->green_empty_since = c->backlogged ? 0 : now;
+}
+
+/**
+ * ddl_green_fair() - mode fair: the head of the fair order becomes green
+ * @s: scheduler
+ * @fc: the fair state of the job that heads the fair order, not green
+ * @now: current time, ns
+ *
+ * What ddl_pick_full() does when ddl_pick_quiet(): green moves on to the
+ * head of the order (ddl_advance()), which is then the pick.  Out of line,
+ * as ddl_pick_full() is; but without its other rules.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: the job's class index.
+ */
+u32 ddl_green_fair(struct ddl_sched *s, struct ddl_fair_cls *fc, u64 now)
+{
+	u32 idx = container_of(fc, struct ddl_cls, fair) - s->cls;
+
+	ddl_set_green(s, idx, s->green == DDL_NONE ? DDL_TURN_START :
+			      DDL_TURN_FAIR, now);
+	return idx;
 }
 
 /*

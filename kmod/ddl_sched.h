@@ -322,6 +322,7 @@ void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now);
 bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now);
 u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		  enum ddl_reason *reason);
+u32 ddl_green_fair(struct ddl_sched *s, struct ddl_fair_cls *fc, u64 now);
 void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
 void ddl_owner_changed(struct ddl_sched *s, u32 idx, u64 now);
@@ -365,6 +366,33 @@ static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
 }
 
 /**
+ * ddl_pick_quiet() - whether no rule but green's has anything to do
+ * @s: scheduler, with a job backlogged
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * The starvation guard is not due to look at the class it looks at next,
+ * the background is owed no share and the ACK lane has no job or no
+ * credit: ddl_pick_full() would choose green, once it has moved green on.
+ *
+ * Context: under the qdisc lock; pure.  Constant time.
+ * Return: true if it would.
+ */
+static inline bool ddl_pick_quiet(const struct ddl_sched *s,
+				  const struct ddl_params *p, u64 now)
+{
+	const struct ddl_cls *w;
+
+	/* A job is backlogged, so there are waiters. */
+	w = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
+	if (now - w->wait_since > ddl_guard_look_ns(p))
+		return false;
+	if (s->cls[DDL_BG(s)].backlogged && s->bg_credit > 0)
+		return false;
+	return list_empty(&s->acks) || s->ack_credit <= 0;
+}
+
+/**
  * ddl_green_keeps() - whether green is the pick, with nothing else to do
  * @s: scheduler
  * @p: configuration
@@ -372,10 +400,8 @@ static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
  *
  * True when every rule of ddl_pick_full() would leave things as they are
  * and choose green: in mode fair or cluster, green is backlogged and heads
- * its order (or the order is empty), the starvation guard is not due to
- * look at the class it looks at next, the background is owed no share and
- * the ACK lane has no job or no credit.  The rotation modes' turns and
- * mode static are always decided in full.
+ * its order (or the order is empty), and ddl_pick_quiet().  The rotation
+ * modes' turns and mode static are always decided in full.
  *
  * Context: under the qdisc lock; pure.  Constant time.
  * Return: true if ddl_pick_full() would return green, with DDL_R_GREEN,
@@ -384,7 +410,7 @@ static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
 static inline bool ddl_green_keeps(const struct ddl_sched *s,
 				   const struct ddl_params *p, u64 now)
 {
-	const struct ddl_cls *g, *w;
+	const struct ddl_cls *g;
 
 	if (s->green == DDL_NONE)
 		return false;
@@ -414,12 +440,7 @@ static inline bool ddl_green_keeps(const struct ddl_sched *s,
 		return false;
 	}
 	/* Green is backlogged, so there are waiters. */
-	w = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
-	if (now - w->wait_since > ddl_guard_look_ns(p))
-		return false;
-	if (s->cls[DDL_BG(s)].backlogged && s->bg_credit > 0)
-		return false;
-	return list_empty(&s->acks) || s->ack_credit <= 0;
+	return ddl_pick_quiet(s, p, now);
 }
 
 /**
@@ -430,9 +451,11 @@ static inline bool ddl_green_keeps(const struct ddl_sched *s,
  * @reason: set to why the class was chosen
  *
  * Green, where it simply keeps the link (ddl_green_keeps(): most packets
- * of a burst in mode fair); else the full pick, ddl_pick_full().  The
- * caller then sends one packet of the class and reports it with
- * ddl_served().
+ * of a burst in mode fair); in mode fair, the head of the fair order made
+ * green where no other rule has anything to do (ddl_pick_quiet(),
+ * ddl_green_fair(): a job whose queue held one burst of a few packets);
+ * else the full pick, ddl_pick_full().  The caller then sends one packet
+ * of the class and reports it with ddl_served().
  *
  * Context: under the qdisc lock.  Constant time.
  * Return: class index, or DDL_NONE if no class is backlogged.
@@ -440,9 +463,18 @@ static inline bool ddl_green_keeps(const struct ddl_sched *s,
 static inline u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p,
 			   u64 now, enum ddl_reason *reason)
 {
+	struct ddl_fair_cls *fc;
+
 	if (ddl_green_keeps(s, p, now)) {
 		*reason = DDL_R_GREEN;
 		return s->green;
+	}
+	fc = ddl_fair_head(&s->fair);
+	/* A job heads the order, so there are waiters. */
+	if (fc && ddl_mode(p)->green == DDL_GREEN_FAIR &&
+	    ddl_pick_quiet(s, p, now)) {
+		*reason = DDL_R_GREEN;
+		return ddl_green_fair(s, fc, now);
 	}
 	return ddl_pick_full(s, p, now, reason);
 }
