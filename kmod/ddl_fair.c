@@ -282,7 +282,7 @@ void ddl_fair_init(struct ddl_fair *f)
 }
 
 /* Job @fc competes by its tag, if it did not already. */
-static void ddl_fair_order_add(struct ddl_fair *f, struct ddl_fair_cls *fc)
+static __always_inline void ddl_fair_order_add(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
 	if (RB_EMPTY_NODE(&fc->node.rb))
 		ddl_set_add(&f->order, fc, DDL_SET_ORDER);

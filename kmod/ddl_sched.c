@@ -116,19 +116,6 @@ u32 ddl_excess(const struct ddl_params *p, u32 qlen)
 
 /* Backlogged-job bitmap */
 
-static void ddl_bm_set(struct ddl_sched *s, u32 idx)
-{
-	s->bm[idx / 64] |= BIT_ULL(idx % 64);
-	s->bm_top |= BIT_ULL(idx / 64);
-}
-
-static void ddl_bm_clear(struct ddl_sched *s, u32 idx)
-{
-	s->bm[idx / 64] &= ~BIT_ULL(idx % 64);
-	if (!s->bm[idx / 64])
-		s->bm_top &= ~BIT_ULL(idx / 64);
-}
-
 /**
  * ddl_bm_first() - the first backlogged job at or after an index
  * @s: scheduler
@@ -547,7 +534,7 @@ u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		list_move_tail(&c->wait_node, &s->waiters);
 	}
 
-	if (bg->backlogged && s->bg_credit > 0) {
+	if (s->bg_credit > 0 && bg->backlogged) {
 		*reason = DDL_R_BGSHARE;
 		return DDL_BG(s);
 	}
@@ -583,43 +570,6 @@ u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 }
 
 /**
- * ddl_unbacklog() - a backlogged class's queue became empty
- * @s: scheduler
- * @idx: class index, backlogged
- * @now: current time, ns
- *
- * It no longer waits, competes in round robin or holds ACKs, and leaves
- * the cluster order, its pause counted from when it last held data.  The
- * fair order's part is the caller's (ddl_fair_served(),
- * ddl_fair_unqueue()).  Out of line: ddl_served() calls it only for the
- * packet that empties a queue.
- *
- * Context: under the qdisc lock.  O(log jobs).
- */
-void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-	u64 since;
-
-	c->backlogged = false;
-	list_del_init(&c->wait_node);
-
-	if (idx == DDL_BG(s)) {
-		s->bg_credit = 0;
-		return;
-	}
-
-	ddl_bm_clear(s, idx);
-	since = ddl_burst_idle(&c->burst, now);
-	ddl_cluster_unqueue(&s->cl, &c->cl, since);
-	list_del_init(&c->rr_node);
-	list_del_init(&c->ack_node);
-	if (idx == s->green)
-		s->green_empty_since = now;
-	ddl_key_idle(&s->keymap, &c->keymap, now);
-}
-
-/**
  * ddl_dropped() - a queued packet of a class left without being sent
  * @s: scheduler
  * @idx: class index
@@ -637,45 +587,6 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 {
 	if (idx != DDL_BG(s))
 		ddl_data_left(s, &s->cls[idx], len, now);
-}
-
-/**
- * ddl_backlog() - a class's queue is no longer empty
- * @s: scheduler
- * @idx: class index
- * @now: current time, ns
- *
- * It waits, competes in round robin and keeps its key.  The orders' part
- * is theirs (ddl_fair_queue(), ddl_cluster_queue()).  Out of line:
- * ddl_arrived() calls it only for a class that was not backlogged.
- *
- * Context: under the qdisc lock.  Constant time.
- * Return: false if it was backlogged already.
- */
-bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (c->backlogged)
-		return false;
-	c->backlogged = true;
-	c->wait_since = now;
-	c->head_since = now;
-	list_add_tail(&c->wait_node, &s->waiters);
-
-	if (idx == DDL_BG(s)) {
-		s->bg_credit = 0;
-		return true;
-	}
-
-	ddl_bm_set(s, idx);
-	list_add_tail(&c->rr_node, &s->rr);
-	if (c->deficit <= 0)
-		c->deficit = (s64)DDL_QUANTUM * c->weight;
-	if (idx == s->green)
-		s->green_empty_since = 0;
-	ddl_key_busy(&c->keymap);
-	return true;
 }
 
 /**

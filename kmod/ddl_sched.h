@@ -319,11 +319,9 @@ void ddl_sched_destroy(struct ddl_sched *s);
 void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		  u64 now);
 void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now);
-bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now);
 u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		  enum ddl_reason *reason);
 u32 ddl_green_fair(struct ddl_sched *s, struct ddl_fair_cls *fc, u64 now);
-void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
 void ddl_owner_changed(struct ddl_sched *s, u32 idx, u64 now);
 void ddl_settle_burst(struct ddl_sched *s, const struct ddl_params *p,
@@ -340,6 +338,99 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 		 u32 idx);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
 u32 ddl_bm_first(const struct ddl_sched *s, u32 from);
+
+/* The backlogged-job bitmap: job @idx in. */
+static inline void ddl_bm_set(struct ddl_sched *s, u32 idx)
+{
+	s->bm[idx / 64] |= BIT_ULL(idx % 64);
+	s->bm_top |= BIT_ULL(idx / 64);
+}
+
+/* The backlogged-job bitmap: job @idx out. */
+static inline void ddl_bm_clear(struct ddl_sched *s, u32 idx)
+{
+	s->bm[idx / 64] &= ~BIT_ULL(idx % 64);
+	if (!s->bm[idx / 64])
+		s->bm_top &= ~BIT_ULL(idx / 64);
+}
+
+/**
+ * ddl_backlog() - a class's queue is no longer empty
+ * @s: scheduler
+ * @idx: class index
+ * @now: current time, ns
+ *
+ * It waits, competes in round robin and keeps its key.  The orders' part
+ * is theirs (ddl_fair_queue(), ddl_cluster_queue()).  Inline:
+ * ddl_arrived() runs it for a class that was not backlogged, which a job
+ * whose bursts are a packet or a few is at every few packets.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: false if it was backlogged already.
+ */
+static inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (c->backlogged)
+		return false;
+	c->backlogged = true;
+	c->wait_since = now;
+	c->head_since = now;
+	list_add_tail(&c->wait_node, &s->waiters);
+
+	if (idx == DDL_BG(s)) {
+		s->bg_credit = 0;
+		return true;
+	}
+
+	ddl_bm_set(s, idx);
+	list_add_tail(&c->rr_node, &s->rr);
+	if (c->deficit <= 0)
+		c->deficit = (s64)DDL_QUANTUM * c->weight;
+	if (idx == s->green)
+		s->green_empty_since = 0;
+	ddl_key_busy(&c->keymap);
+	return true;
+}
+
+/**
+ * ddl_unbacklog() - a backlogged class's queue became empty
+ * @s: scheduler
+ * @idx: class index, backlogged
+ * @now: current time, ns
+ *
+ * It no longer waits, competes in round robin or holds ACKs, and leaves
+ * the cluster order, its pause counted from when it last held data.  The
+ * fair order's part is the caller's (ddl_fair_served(),
+ * ddl_fair_unqueue()).  Inline: ddl_served() runs it for the packet that
+ * empties a queue, which a job whose bursts are a packet or a few does
+ * for every few packets.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+static inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u64 since;
+
+	c->backlogged = false;
+	list_del_init(&c->wait_node);
+
+	if (idx == DDL_BG(s)) {
+		s->bg_credit = 0;
+		return;
+	}
+
+	ddl_bm_clear(s, idx);
+	since = ddl_burst_idle(&c->burst, now);
+	ddl_cluster_unqueue(&s->cl, &c->cl, since);
+	list_del_init(&c->rr_node);
+	list_del_init(&c->ack_node);
+	if (idx == s->green)
+		s->green_empty_since = now;
+	ddl_key_idle(&s->keymap, &c->keymap, now);
+}
 
 /**
  * ddl_maxwait_ns() - the longest a class's head packet should wait
@@ -387,7 +478,8 @@ static inline bool ddl_pick_quiet(const struct ddl_sched *s,
 	w = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
 	if (now - w->wait_since > ddl_guard_look_ns(p))
 		return false;
-	if (s->cls[DDL_BG(s)].backlogged && s->bg_credit > 0)
+	/* The credit first: it is 0 while the background is empty. */
+	if (s->bg_credit > 0 && s->cls[DDL_BG(s)].backlogged)
 		return false;
 	return list_empty(&s->acks) || s->ack_credit <= 0;
 }
