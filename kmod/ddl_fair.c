@@ -218,13 +218,19 @@ static __always_inline void ddl_set_del(struct ddl_fair_set *set,
 		set->head = ddl_set_first(set, k);
 }
 
-static void ddl_gps_del(struct ddl_fair *f, struct ddl_fair_cls *fc)
+static void ddl_gps_leave(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
-	if (RB_EMPTY_NODE(&fc->gps_node.rb))
-		return;
 	ddl_set_del(&f->gps, fc, DDL_SET_GPS);
 	f->gps_weight -= fc->weight;
 	f->gps_jobs--;
+}
+
+/* Job @fc leaves the reference, if it is in it. */
+static __always_inline void ddl_gps_del(struct ddl_fair *f,
+					struct ddl_fair_cls *fc)
+{
+	if (!RB_EMPTY_NODE(&fc->gps_node.rb))
+		ddl_gps_leave(f, fc);
 }
 
 /*
@@ -251,8 +257,9 @@ static void ddl_gps_clear(struct ddl_fair *f)
  * arrival: an insertion goes after its equals, so jobs with identical
  * bursts keep the order they settled in.
  */
-static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
-			   u64 vfinish)
+static __always_inline void __ddl_fair_retag(struct ddl_fair *f,
+					     struct ddl_fair_cls *fc,
+					     u64 vfinish)
 {
 	bool queued = !RB_EMPTY_NODE(&fc->node.rb);
 
@@ -267,6 +274,13 @@ static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
 		f->gps_weight += fc->weight;
 		f->gps_jobs++;
 	}
+}
+
+/* ddl_fair_retag() out of line, for the rarer retags. */
+static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
+			   u64 vfinish)
+{
+	__ddl_fair_retag(f, fc, vfinish);
 }
 
 /**
@@ -360,7 +374,8 @@ static void ddl_fair_burst(struct ddl_fair *f, struct ddl_fair_cls *fc,
 	fc->budget = size ?: DDL_FAIR_QUANTUM;
 	fc->budget = min_t(u64, fc->budget, DDL_FAIR_SIZE_MAX);
 	fc->seg_bytes = 0;
-	ddl_fair_retag(f, fc, fc->vstart + ddl_vlen(fc->budget, fc->weight));
+	__ddl_fair_retag(f, fc,
+			 fc->vstart + ddl_vlen(fc->budget, fc->weight));
 }
 
 /**
