@@ -189,6 +189,7 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 		ddl_sched_destroy(s);
 		return -ENOMEM;
 	}
+	s->bg = &s->cls[DDL_BG(s)];
 	for (i = 0; i <= jobs; i++) {
 		struct ddl_cls *c = &s->cls[i];
 
@@ -219,6 +220,7 @@ void ddl_sched_destroy(struct ddl_sched *s)
 	ddl_keymap_destroy(&s->keymap);
 	kvfree(s->cls);
 	s->cls = NULL;
+	s->bg = NULL;
 }
 
 /**
@@ -504,7 +506,7 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
 u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		  enum ddl_reason *reason)
 {
-	struct ddl_cls *bg = &s->cls[DDL_BG(s)];
+	struct ddl_cls *bg = s->bg;
 	u64 maxwait, look;
 	struct ddl_cls *c;
 	u32 idx;

@@ -194,6 +194,8 @@ struct ddl_cls {
  * struct ddl_sched - scheduling state of one sch_ddl instance
  * @jobs: number of job classes
  * @cls: @jobs job classes and the background class, DDL_BG()
+ * @bg: the background class, &@cls[DDL_BG()]: one load where a packet
+ *	reads it
  * @bm: backlogged jobs, one bit each
  * @bm_top: bit w set when @bm[w] is non-zero
  * @waiters: backlogged classes, least recently served first
@@ -223,6 +225,7 @@ struct ddl_cls {
 struct ddl_sched {
 	u32			jobs;
 	struct ddl_cls		*cls;
+	struct ddl_cls		*bg;
 	u64			bm[DDL_JOBS_MAX / 64];
 	u64			bm_top;
 	struct list_head	waiters;
@@ -479,7 +482,7 @@ static inline bool ddl_pick_quiet(const struct ddl_sched *s,
 	if (now - w->wait_since > ddl_guard_look_ns(p))
 		return false;
 	/* The credit first: it is 0 while the background is empty. */
-	if (s->bg_credit > 0 && s->cls[DDL_BG(s)].backlogged)
+	if (s->bg_credit > 0 && s->bg->backlogged)
 		return false;
 	return list_empty(&s->acks) || s->ack_credit <= 0;
 }
@@ -643,7 +646,7 @@ static inline void ddl_served(struct ddl_sched *s,
 		    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
 			c->deficit -= len;
 		/* Background share: job bytes earn credit. */
-		if (s->cls[bg].backlogged)
+		if (s->bg->backlogged)
 			s->bg_credit = min_t(s64, s->bg_credit +
 					     (s64)len * p->bgshare,
 					     DDL_BG_CREDIT_MAX);
