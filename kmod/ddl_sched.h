@@ -600,9 +600,11 @@ static inline void ddl_data_left(struct ddl_sched *s, struct ddl_cls *c,
  * A job packet sent other than by the ACK lane earns the lane a byte of
  * credit per byte; one sent by it spends DDL_ACK_SHARE per byte.  A class
  * left @empty is no longer backlogged (as by ddl_deactivate()).  Each unit
- * is entered once.  Inline: it runs for every packet, and the rare parts,
- * a queue that empties (ddl_unbacklog()) or a tag reached in the fair
- * reference (ddl_fair_advance()), are calls.
+ * is entered once.  Inline: it runs for every packet, as does a queue
+ * that empties (ddl_unbacklog()), which a job with bursts of a few
+ * packets does every few; the rare parts, the fair order's side of it
+ * (ddl_fair_unqueue()) and a tag reached in the fair reference
+ * (ddl_fair_advance()), are calls.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when @empty.
  */
@@ -689,8 +691,9 @@ static inline void ddl_served(struct ddl_sched *s,
  * records.  Then the orders, told what happened to the burst, tag it,
  * count its bytes and queue a job that became backlogged.  A job that
  * holds packets but no data is in the ACK lane (ddl_pick()).  Each unit is
- * entered once.  Inline: it runs for every packet, and the rare parts, a
- * class that becomes backlogged (ddl_backlog()), a burst that may start
+ * entered once.  Inline: it runs for every packet, as does a class that
+ * becomes backlogged (ddl_backlog()), which a job with bursts of a few
+ * packets does every few; the rare parts, a burst that may start
  * (ddl_burst_begin()), a tag that changes (ddl_fair_update()), are calls.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst
