@@ -27,11 +27,14 @@
  *
  * Cost: O(1) per packet but for O(log jobs) when a burst starts, its tag is
  * extended (a logarithmic number of times per burst) or it leaves the
- * reference.  V is exact to the byte: a burst leaves the reference within
- * the packet whose bytes take V past its tag.  Virtual times are u64 and
- * compared modulo 2^64.  No clock is read: the reference runs on bytes.
+ * reference; O(1) then too for a tag that joins its set in growing order
+ * (struct ddl_fair_set: a FIFO beside the tree).  V is exact to the byte:
+ * a burst leaves the reference within the packet whose bytes take V past
+ * its tag.  Virtual times are u64 and compared modulo 2^64.  No clock is
+ * read: the reference runs on bytes.
  */
 
+#include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/rbtree.h>
@@ -44,16 +47,41 @@ static u64 ddl_vlen(u64 bytes, u32 w)
 	return div_u64(bytes * DDL_VSCALE, w);
 }
 
+/* The sets of a job: its place in &ddl_fair.order, and in &ddl_fair.gps. */
+#define DDL_SET_ORDER	0
+#define DDL_SET_GPS	1
+
+static __always_inline union ddl_fair_link *
+ddl_set_link(struct ddl_fair_cls *fc, int k)
+{
+	return k == DDL_SET_GPS ? &fc->gps_node : &fc->node;
+}
+
+static __always_inline struct ddl_fair_cls *
+ddl_set_job(const union ddl_fair_link *l, int k)
+{
+	return k == DDL_SET_GPS ?
+	       container_of(l, struct ddl_fair_cls, gps_node) :
+	       container_of(l, struct ddl_fair_cls, node);
+}
+
+/* The tag of the job whose tree node in set @k is @node. */
+static __always_inline u64 ddl_set_tag(const struct rb_node *node, int k)
+{
+	return ddl_set_job(container_of(node, union ddl_fair_link, rb),
+			   k)->vfinish;
+}
+
 static bool ddl_fair_less(struct rb_node *a, const struct rb_node *b)
 {
-	return ddl_v_before(rb_entry(a, struct ddl_fair_cls, node)->vfinish,
-			    rb_entry(b, struct ddl_fair_cls, node)->vfinish);
+	return ddl_v_before(ddl_set_tag(a, DDL_SET_ORDER),
+			    ddl_set_tag(b, DDL_SET_ORDER));
 }
 
 static bool ddl_gps_less(struct rb_node *a, const struct rb_node *b)
 {
-	return ddl_v_before(rb_entry(a, struct ddl_fair_cls, gps_node)->vfinish,
-			    rb_entry(b, struct ddl_fair_cls, gps_node)->vfinish);
+	return ddl_v_before(ddl_set_tag(a, DDL_SET_GPS),
+			    ddl_set_tag(b, DDL_SET_GPS));
 }
 
 /*
@@ -94,23 +122,115 @@ ddl_rb_add_last(struct rb_node *node, struct rb_root_cached *tree,
 		*last = node;
 }
 
-/* Take @node out of @tree, whose last node is @last. */
-static void ddl_rb_del_last(struct rb_node *node, struct rb_root_cached *tree,
-			    struct rb_node **last)
+static void ddl_set_init(struct ddl_fair_set *set)
 {
-	if (*last == node)
-		*last = rb_prev(node);
-	rb_erase_cached(node, tree);
-	RB_CLEAR_NODE(node);
+	INIT_LIST_HEAD(&set->fifo);
+	set->tree = RB_ROOT_CACHED;
+	set->tree_last = NULL;
+	set->head = NULL;
 }
 
-static void ddl_gps_del(struct ddl_fair *f, struct ddl_fair_cls *fc)
+/*
+ * The first job of set @k: the first of its FIFO, unless the first of its
+ * tree has a smaller tag (of equal tags the FIFO's came first).
+ */
+static __always_inline struct ddl_fair_cls *
+ddl_set_first(const struct ddl_fair_set *set, int k)
 {
-	if (RB_EMPTY_NODE(&fc->gps_node))
-		return;
-	ddl_rb_del_last(&fc->gps_node, &f->gps, &f->gps_last);
+	struct rb_node *node = rb_first_cached(&set->tree);
+	struct ddl_fair_cls *fifo = NULL, *tree;
+
+	if (!list_empty(&set->fifo))
+		fifo = ddl_set_job(container_of(set->fifo.next,
+						union ddl_fair_link, fifo), k);
+	if (!node)
+		return fifo;
+	tree = ddl_set_job(container_of(node, union ddl_fair_link, rb), k);
+	return fifo && !ddl_v_before(tree->vfinish, fifo->vfinish) ? fifo :
+								      tree;
+}
+
+/*
+ * The largest tag in set @k, not empty: the last of its FIFO's or of its
+ * tree's.
+ */
+static __always_inline u64 ddl_set_last_tag(const struct ddl_fair_set *set,
+					    int k)
+{
+	u64 tag;
+
+	if (list_empty(&set->fifo))
+		return ddl_set_tag(set->tree_last, k);
+	tag = ddl_set_job(container_of(set->fifo.prev, union ddl_fair_link,
+				       fifo), k)->vfinish;
+	if (set->tree_last && ddl_v_before(tag, ddl_set_tag(set->tree_last, k)))
+		return ddl_set_tag(set->tree_last, k);
+	return tag;
+}
+
+/*
+ * Job @fc joins set @k by its tag, after its equals.  A tag at least the
+ * FIFO's last and beyond the tree's last is appended to the FIFO: no
+ * descent, no rebalancing; any other goes into the tree.  Either way the
+ * first of equals stays first: of the FIFO's and the tree's, the FIFO's
+ * came first, since a tag equal to one in the tree goes into the tree.
+ */
+static __always_inline void ddl_set_add(struct ddl_fair_set *set,
+					struct ddl_fair_cls *fc, int k)
+{
+	union ddl_fair_link *l = ddl_set_link(fc, k);
+	u64 tag = fc->vfinish;
+
+	if ((list_empty(&set->fifo) ||
+	     !ddl_v_before(tag, ddl_set_job(container_of(set->fifo.prev,
+							   union ddl_fair_link,
+							   fifo),
+					    k)->vfinish)) &&
+	    (!set->tree_last ||
+	     ddl_v_before(ddl_set_tag(set->tree_last, k), tag))) {
+		list_add_tail(&l->fifo, &set->fifo);
+		fc->in_fifo[k] = true;
+	} else {
+		ddl_rb_add_last(&l->rb, &set->tree, &set->tree_last,
+				k == DDL_SET_GPS ? ddl_gps_less :
+						   ddl_fair_less);
+		fc->in_fifo[k] = false;
+	}
+	if (!set->head || ddl_v_before(tag, set->head->vfinish))
+		set->head = fc;
+}
+
+/* Take job @fc, in it, out of set @k. */
+static __always_inline void ddl_set_del(struct ddl_fair_set *set,
+					struct ddl_fair_cls *fc, int k)
+{
+	union ddl_fair_link *l = ddl_set_link(fc, k);
+
+	if (fc->in_fifo[k]) {
+		list_del(&l->fifo);
+	} else {
+		if (set->tree_last == &l->rb)
+			set->tree_last = rb_prev(&l->rb);
+		rb_erase_cached(&l->rb, &set->tree);
+	}
+	RB_CLEAR_NODE(&l->rb);
+	if (set->head == fc)
+		set->head = ddl_set_first(set, k);
+}
+
+static void ddl_gps_leave(struct ddl_fair *f, struct ddl_fair_cls *fc)
+{
+	ddl_set_del(&f->gps, fc, DDL_SET_GPS);
 	f->gps_weight -= fc->weight;
 	f->gps_jobs--;
+}
+
+/* Job @fc leaves the reference, if it is in it. */
+static __always_inline void ddl_gps_del(struct ddl_fair *f,
+					struct ddl_fair_cls *fc)
+{
+	if (!RB_EMPTY_NODE(&fc->gps_node.rb))
+		ddl_gps_leave(f, fc);
 }
 
 /*
@@ -120,12 +240,14 @@ static void ddl_gps_del(struct ddl_fair *f, struct ddl_fair_cls *fc)
 static void ddl_gps_clear(struct ddl_fair *f)
 {
 	struct ddl_fair_cls *fc, *next;
+	union ddl_fair_link *l, *tmp;
 
-	rbtree_postorder_for_each_entry_safe(fc, next, &f->gps.rb_root,
-					     gps_node)
-		RB_CLEAR_NODE(&fc->gps_node);
-	f->gps = RB_ROOT_CACHED;
-	f->gps_last = NULL;
+	list_for_each_entry_safe(l, tmp, &f->gps.fifo, fifo)
+		RB_CLEAR_NODE(&l->rb);
+	rbtree_postorder_for_each_entry_safe(fc, next, &f->gps.tree.rb_root,
+					     gps_node.rb)
+		RB_CLEAR_NODE(&fc->gps_node.rb);
+	ddl_set_init(&f->gps);
 	f->gps_weight = 0;
 	f->gps_jobs = 0;
 }
@@ -135,24 +257,30 @@ static void ddl_gps_clear(struct ddl_fair *f)
  * arrival: an insertion goes after its equals, so jobs with identical
  * bursts keep the order they settled in.
  */
-static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
-			   u64 vfinish)
+static __always_inline void __ddl_fair_retag(struct ddl_fair *f,
+					     struct ddl_fair_cls *fc,
+					     u64 vfinish)
 {
-	bool queued = !RB_EMPTY_NODE(&fc->node);
+	bool queued = !RB_EMPTY_NODE(&fc->node.rb);
 
 	if (queued)
-		ddl_rb_del_last(&fc->node, &f->order, &f->order_last);
+		ddl_set_del(&f->order, fc, DDL_SET_ORDER);
 	ddl_gps_del(f, fc);
 	fc->vfinish = vfinish;
 	if (queued)
-		ddl_rb_add_last(&fc->node, &f->order, &f->order_last,
-				ddl_fair_less);
+		ddl_set_add(&f->order, fc, DDL_SET_ORDER);
 	if (ddl_v_before(f->vtime, vfinish)) {
-		ddl_rb_add_last(&fc->gps_node, &f->gps, &f->gps_last,
-				ddl_gps_less);
+		ddl_set_add(&f->gps, fc, DDL_SET_GPS);
 		f->gps_weight += fc->weight;
 		f->gps_jobs++;
 	}
+}
+
+/* ddl_fair_retag() out of line, for the rarer retags. */
+static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
+			   u64 vfinish)
+{
+	__ddl_fair_retag(f, fc, vfinish);
 }
 
 /**
@@ -163,18 +291,15 @@ static void ddl_fair_retag(struct ddl_fair *f, struct ddl_fair_cls *fc,
  */
 void ddl_fair_init(struct ddl_fair *f)
 {
-	f->order = RB_ROOT_CACHED;
-	f->order_last = NULL;
-	f->gps = RB_ROOT_CACHED;
-	f->gps_last = NULL;
+	ddl_set_init(&f->order);
+	ddl_set_init(&f->gps);
 }
 
 /* Job @fc competes by its tag, if it did not already. */
-static void ddl_fair_order_add(struct ddl_fair *f, struct ddl_fair_cls *fc)
+static __always_inline void ddl_fair_order_add(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
-	if (RB_EMPTY_NODE(&fc->node))
-		ddl_rb_add_last(&fc->node, &f->order, &f->order_last,
-				ddl_fair_less);
+	if (RB_EMPTY_NODE(&fc->node.rb))
+		ddl_set_add(&f->order, fc, DDL_SET_ORDER);
 }
 
 /**
@@ -202,10 +327,10 @@ void ddl_fair_queue(struct ddl_fair *f, struct ddl_fair_cls *fc)
  */
 void ddl_fair_unqueue(struct ddl_fair *f, struct ddl_fair_cls *fc)
 {
-	if (RB_EMPTY_NODE(&fc->node))
+	if (RB_EMPTY_NODE(&fc->node.rb))
 		return;
-	ddl_rb_del_last(&fc->node, &f->order, &f->order_last);
-	if (!RB_EMPTY_ROOT(&f->order.rb_root))
+	ddl_set_del(&f->order, fc, DDL_SET_ORDER);
+	if (f->order.head)
 		return;
 
 	/*
@@ -249,7 +374,8 @@ static void ddl_fair_burst(struct ddl_fair *f, struct ddl_fair_cls *fc,
 	fc->budget = size ?: DDL_FAIR_QUANTUM;
 	fc->budget = min_t(u64, fc->budget, DDL_FAIR_SIZE_MAX);
 	fc->seg_bytes = 0;
-	ddl_fair_retag(f, fc, fc->vstart + ddl_vlen(fc->budget, fc->weight));
+	__ddl_fair_retag(f, fc,
+			 fc->vstart + ddl_vlen(fc->budget, fc->weight));
 }
 
 /**
@@ -368,13 +494,11 @@ void ddl_fair_advance(struct ddl_fair *f, u32 len)
 {
 	u64 work = (u64)len * DDL_VSCALE + f->vrem, dv;
 	struct ddl_fair_cls *fc;
-	struct rb_node *node;
 	u32 rem;
 
 	f->vrem = 0;
 	/* Bounded by the jobs: each pass but the last takes one off. */
-	while ((node = rb_first_cached(&f->gps))) {
-		fc = rb_entry(node, struct ddl_fair_cls, gps_node);
+	while ((fc = f->gps.head)) {
 		if (ddl_v_before(f->vtime, fc->vfinish)) {
 			dv = fc->vfinish - f->vtime;
 			if (dv > div_u64(work, f->gps_weight)) {
@@ -388,8 +512,7 @@ void ddl_fair_advance(struct ddl_fair *f, u32 len)
 		}
 		/* V reached the last tag too: every burst leaves. */
 		if (!ddl_v_before(f->vtime,
-				  rb_entry(f->gps_last, struct ddl_fair_cls,
-					   gps_node)->vfinish)) {
+				  ddl_set_last_tag(&f->gps, DDL_SET_GPS))) {
 			ddl_gps_clear(f);
 			return;
 		}
@@ -410,7 +533,7 @@ void ddl_fair_advance(struct ddl_fair *f, u32 len)
  */
 void ddl_fair_weight(struct ddl_fair *f, struct ddl_fair_cls *fc, u32 weight)
 {
-	if (!RB_EMPTY_NODE(&fc->gps_node))
+	if (!RB_EMPTY_NODE(&fc->gps_node.rb))
 		f->gps_weight = f->gps_weight - fc->weight + weight;
 	fc->weight = weight;
 }

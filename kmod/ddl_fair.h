@@ -6,6 +6,7 @@
 #ifndef _DDL_FAIR_H
 #define _DDL_FAIR_H
 
+#include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
@@ -29,6 +30,19 @@
 #define DDL_FAIR_SLACK		16U
 
 /**
+ * union ddl_fair_link - a job's place in one set of &struct ddl_fair_set
+ * @rb: a node of its tree
+ * @fifo: an entry of its FIFO
+ *
+ * RB_EMPTY_NODE(&@rb) says whether the job is in the set at all: an entry
+ * of a list never points to itself.
+ */
+union ddl_fair_link {
+	struct rb_node		rb;
+	struct list_head	fifo;
+};
+
+/**
  * struct ddl_fair_cls - a job's burst in the fair order
  * @node: in &ddl_fair.order while a backlogged job, by @vfinish
  * @gps_node: in &ddl_fair.gps while its burst is in the fair reference
@@ -40,10 +54,12 @@
  * @size: the job's learned size as its last burst began
  *	(&ddl_burst_news.size), 0: none
  * @weight: the job's weight, its share in the reference (ddl_fair_weight())
+ * @in_fifo: @node, @gps_node (in that order) is an entry of its set's
+ *	FIFO, not a node of its tree
  */
 struct ddl_fair_cls {
-	struct rb_node		node;
-	struct rb_node		gps_node;
+	union ddl_fair_link	node;
+	union ddl_fair_link	gps_node;
 	u64			vstart;
 	u64			vfinish;
 	u64			budget;
@@ -51,14 +67,36 @@ struct ddl_fair_cls {
 	u64			tag_exts;
 	u64			size;
 	u32			weight;
+	bool			in_fifo[2];
+};
+
+/**
+ * struct ddl_fair_set - jobs by finish tag, equal tags in the order they
+ *	came: the fair order, or the jobs in the fair reference
+ * @fifo: jobs whose tags came in an order that only grows: each tag is at
+ *	least the FIFO's last and beyond every tag of @tree
+ * @tree: the other jobs, by tag
+ * @tree_last: the last node of @tree, NULL while it is empty
+ * @head: the job with the smallest tag, the first of equals; NULL while
+ *	the set is empty
+ *
+ * Jobs that start bursts of one size in turn, and jobs that come back in
+ * the order they left, join the FIFO, a list append instead of a tree's
+ * insertion and rebalancing.  The first of @fifo and the first of @tree
+ * are the two candidates for @head; of equal tags the FIFO's came first
+ * (a tag joins the FIFO only beyond every tag of the tree).
+ */
+struct ddl_fair_set {
+	struct list_head	fifo;
+	struct rb_root_cached	tree;
+	struct rb_node		*tree_last;
+	struct ddl_fair_cls	*head;
 };
 
 /**
  * struct ddl_fair - the fair order and its reference
  * @order: backlogged jobs by finish tag (mode fair serves the first)
- * @order_last: the last node of @order, NULL while it is empty
  * @gps: jobs whose burst is in progress in the fair reference, by finish tag
- * @gps_last: the last node of @gps, NULL while it is empty
  * @vtime: virtual time of the fair reference
  * @vrem: remainder of the last advance of @vtime
  * @gps_weight: sum of the weights of the jobs in @gps
@@ -66,10 +104,8 @@ struct ddl_fair_cls {
  * @tag_exts: bursts' tags extended, all jobs
  */
 struct ddl_fair {
-	struct rb_root_cached	order;
-	struct rb_node		*order_last;
-	struct rb_root_cached	gps;
-	struct rb_node		*gps_last;
+	struct ddl_fair_set	order;
+	struct ddl_fair_set	gps;
 	u64			vtime;
 	u32			vrem;
 	u32			gps_weight;
@@ -101,8 +137,8 @@ static inline bool ddl_v_before(u64 a, u64 b)
  */
 static inline void ddl_fair_cls_init(struct ddl_fair_cls *fc, u32 weight)
 {
-	RB_CLEAR_NODE(&fc->node);
-	RB_CLEAR_NODE(&fc->gps_node);
+	RB_CLEAR_NODE(&fc->node.rb);
+	RB_CLEAR_NODE(&fc->gps_node.rb);
 	fc->weight = weight;
 }
 
@@ -116,9 +152,7 @@ static inline void ddl_fair_cls_init(struct ddl_fair_cls *fc, u32 weight)
  */
 static inline struct ddl_fair_cls *ddl_fair_head(const struct ddl_fair *f)
 {
-	struct rb_node *node = rb_first_cached(&f->order);
-
-	return node ? rb_entry(node, struct ddl_fair_cls, node) : NULL;
+	return f->order.head;
 }
 
 /**
@@ -141,7 +175,7 @@ static inline void ddl_fair_arrived(struct ddl_fair *f,
 				    const struct ddl_burst_news *bn)
 {
 	if (bn->ev != DDL_BURST_START && bn->ev != DDL_BURST_RESUME &&
-	    fc->seg_bytes + len <= fc->budget && !RB_EMPTY_NODE(&fc->node)) {
+	    fc->seg_bytes + len <= fc->budget && !RB_EMPTY_NODE(&fc->node.rb)) {
 		fc->seg_bytes += len;
 		return;
 	}
@@ -166,13 +200,11 @@ static inline void ddl_fair_arrived(struct ddl_fair *f,
 static inline void ddl_fair_served(struct ddl_fair *f, u32 len,
 				   struct ddl_fair_cls *left)
 {
-	struct rb_node *node = rb_first_cached(&f->gps);
+	const struct ddl_fair_cls *fc = f->gps.head;
 	u64 work = (u64)len * DDL_VSCALE + f->vrem, q;
-	const struct ddl_fair_cls *fc;
 	u32 rem;
 
-	if (node) {
-		fc = rb_entry(node, struct ddl_fair_cls, gps_node);
+	if (fc) {
 		q = div_u64_rem(work, f->gps_weight, &rem);
 		if (ddl_v_before(f->vtime, fc->vfinish) &&
 		    fc->vfinish - f->vtime > q) {

@@ -423,6 +423,20 @@ static u64 ddl_pause_short(const struct ddl_pred_cls *c)
 		       c->burst_size / 8);
 }
 
+/* ddl_pred_paused(), inline for ddl_pred_burst(). */
+static __always_inline bool __ddl_pred_paused(const struct ddl_pred_cls *c,
+					      u64 bytes, u64 quiet, u64 now)
+{
+	bool early = c->samples && now - c->iter_start < c->period / 4;
+	u64 size = c->burst_size;
+
+	if (c->predicted && early)
+		return true;
+	/* The times first: a quiet time too long for a pause is the rule. */
+	return size && (early || quiet < max(DDL_FAIR_PAUSE_NS, c->gap / 2)) &&
+	       c->iter_bytes + bytes < size - ddl_pause_short(c);
+}
+
 /**
  * ddl_pred_paused() - would data from a job now go on with its burst?
  * @c: what was learned of the job
@@ -448,14 +462,7 @@ static u64 ddl_pause_short(const struct ddl_pred_cls *c)
 bool ddl_pred_paused(const struct ddl_pred_cls *c, u64 bytes, u64 quiet,
 		     u64 now)
 {
-	bool early = c->samples && now - c->iter_start < c->period / 4;
-	u64 size = c->burst_size;
-
-	if (c->predicted && early)
-		return true;
-	/* The times first: a quiet time too long for a pause is the rule. */
-	return size && (early || quiet < max(DDL_FAIR_PAUSE_NS, c->gap / 2)) &&
-	       c->iter_bytes + bytes < size - ddl_pause_short(c);
+	return __ddl_pred_paused(c, bytes, quiet, now);
 }
 
 /**
@@ -499,7 +506,7 @@ bool ddl_pred_burst(struct ddl_pred *pr, struct ddl_pred_cls *pc,
 		    const struct ddl_params *p, u64 quiet, u64 bytes,
 		    bool first, u64 now, u64 *size)
 {
-	if (!first && ddl_pred_paused(pc, bytes, quiet, now))
+	if (!first && __ddl_pred_paused(pc, bytes, quiet, now))
 		return false;
 
 	/* Time out a passed window first: it was armed on the old burst. */

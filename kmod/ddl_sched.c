@@ -116,19 +116,6 @@ u32 ddl_excess(const struct ddl_params *p, u32 qlen)
 
 /* Backlogged-job bitmap */
 
-static void ddl_bm_set(struct ddl_sched *s, u32 idx)
-{
-	s->bm[idx / 64] |= BIT_ULL(idx % 64);
-	s->bm_top |= BIT_ULL(idx / 64);
-}
-
-static void ddl_bm_clear(struct ddl_sched *s, u32 idx)
-{
-	s->bm[idx / 64] &= ~BIT_ULL(idx % 64);
-	if (!s->bm[idx / 64])
-		s->bm_top &= ~BIT_ULL(idx / 64);
-}
-
 /**
  * ddl_bm_first() - the first backlogged job at or after an index
  * @s: scheduler
@@ -202,6 +189,7 @@ int ddl_sched_init(struct ddl_sched *s, u32 jobs)
 		ddl_sched_destroy(s);
 		return -ENOMEM;
 	}
+	s->bg = &s->cls[DDL_BG(s)];
 	for (i = 0; i <= jobs; i++) {
 		struct ddl_cls *c = &s->cls[i];
 
@@ -232,6 +220,7 @@ void ddl_sched_destroy(struct ddl_sched *s)
 	ddl_keymap_destroy(&s->keymap);
 	kvfree(s->cls);
 	s->cls = NULL;
+	s->bg = NULL;
 }
 
 /**
@@ -325,8 +314,8 @@ const struct ddl_mode ddl_modes[TC_DDL_MODE_MAX + 1] = {
 };
 
 /* Close @s->green's current stint and make job @idx green. */
-static void ddl_set_green(struct ddl_sched *s, u32 idx, enum ddl_turn_why why,
-			  u64 now)
+static __always_inline void ddl_set_green(struct ddl_sched *s, u32 idx,
+					  enum ddl_turn_why why, u64 now)
 {
 	struct ddl_cls *c;
 
@@ -341,6 +330,28 @@ static void ddl_set_green(struct ddl_sched *s, u32 idx, enum ddl_turn_why why,
 	c->greens++;
 	s->slice_start = now;
 	s->green_empty_since = c->backlogged ? 0 : now;
+}
+
+/**
+ * ddl_green_fair() - mode fair: the head of the fair order becomes green
+ * @s: scheduler
+ * @fc: the fair state of the job that heads the fair order, not green
+ * @now: current time, ns
+ *
+ * What ddl_pick_full() does when ddl_pick_quiet(): green moves on to the
+ * head of the order (ddl_advance()), which is then the pick.  Out of line,
+ * as ddl_pick_full() is; but without its other rules.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: the job's class index.
+ */
+u32 ddl_green_fair(struct ddl_sched *s, struct ddl_fair_cls *fc, u64 now)
+{
+	u32 idx = container_of(fc, struct ddl_cls, fair) - s->cls;
+
+	ddl_set_green(s, idx, s->green == DDL_NONE ? DDL_TURN_START :
+			      DDL_TURN_FAIR, now);
+	return idx;
 }
 
 /*
@@ -495,7 +506,7 @@ static u32 ddl_pick_drr(struct ddl_sched *s)
 u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		  enum ddl_reason *reason)
 {
-	struct ddl_cls *bg = &s->cls[DDL_BG(s)];
+	struct ddl_cls *bg = s->bg;
 	u64 maxwait, look;
 	struct ddl_cls *c;
 	u32 idx;
@@ -525,7 +536,7 @@ u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		list_move_tail(&c->wait_node, &s->waiters);
 	}
 
-	if (bg->backlogged && s->bg_credit > 0) {
+	if (s->bg_credit > 0 && bg->backlogged) {
 		*reason = DDL_R_BGSHARE;
 		return DDL_BG(s);
 	}
@@ -561,43 +572,6 @@ u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 }
 
 /**
- * ddl_unbacklog() - a backlogged class's queue became empty
- * @s: scheduler
- * @idx: class index, backlogged
- * @now: current time, ns
- *
- * It no longer waits, competes in round robin or holds ACKs, and leaves
- * the cluster order, its pause counted from when it last held data.  The
- * fair order's part is the caller's (ddl_fair_served(),
- * ddl_fair_unqueue()).  Out of line: ddl_served() calls it only for the
- * packet that empties a queue.
- *
- * Context: under the qdisc lock.  O(log jobs).
- */
-void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-	u64 since;
-
-	c->backlogged = false;
-	list_del_init(&c->wait_node);
-
-	if (idx == DDL_BG(s)) {
-		s->bg_credit = 0;
-		return;
-	}
-
-	ddl_bm_clear(s, idx);
-	since = ddl_burst_idle(&c->burst, now);
-	ddl_cluster_unqueue(&s->cl, &c->cl, since);
-	list_del_init(&c->rr_node);
-	list_del_init(&c->ack_node);
-	if (idx == s->green)
-		s->green_empty_since = now;
-	ddl_key_idle(&s->keymap, &c->keymap, now);
-}
-
-/**
  * ddl_dropped() - a queued packet of a class left without being sent
  * @s: scheduler
  * @idx: class index
@@ -615,45 +589,6 @@ void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now)
 {
 	if (idx != DDL_BG(s))
 		ddl_data_left(s, &s->cls[idx], len, now);
-}
-
-/**
- * ddl_backlog() - a class's queue is no longer empty
- * @s: scheduler
- * @idx: class index
- * @now: current time, ns
- *
- * It waits, competes in round robin and keeps its key.  The orders' part
- * is theirs (ddl_fair_queue(), ddl_cluster_queue()).  Out of line:
- * ddl_arrived() calls it only for a class that was not backlogged.
- *
- * Context: under the qdisc lock.  Constant time.
- * Return: false if it was backlogged already.
- */
-bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
-{
-	struct ddl_cls *c = &s->cls[idx];
-
-	if (c->backlogged)
-		return false;
-	c->backlogged = true;
-	c->wait_since = now;
-	c->head_since = now;
-	list_add_tail(&c->wait_node, &s->waiters);
-
-	if (idx == DDL_BG(s)) {
-		s->bg_credit = 0;
-		return true;
-	}
-
-	ddl_bm_set(s, idx);
-	list_add_tail(&c->rr_node, &s->rr);
-	if (c->deficit <= 0)
-		c->deficit = (s64)DDL_QUANTUM * c->weight;
-	if (idx == s->green)
-		s->green_empty_since = 0;
-	ddl_key_busy(&c->keymap);
-	return true;
 }
 
 /**

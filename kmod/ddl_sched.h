@@ -194,6 +194,8 @@ struct ddl_cls {
  * struct ddl_sched - scheduling state of one sch_ddl instance
  * @jobs: number of job classes
  * @cls: @jobs job classes and the background class, DDL_BG()
+ * @bg: the background class, &@cls[DDL_BG()]: one load where a packet
+ *	reads it
  * @bm: backlogged jobs, one bit each
  * @bm_top: bit w set when @bm[w] is non-zero
  * @waiters: backlogged classes, least recently served first
@@ -223,6 +225,7 @@ struct ddl_cls {
 struct ddl_sched {
 	u32			jobs;
 	struct ddl_cls		*cls;
+	struct ddl_cls		*bg;
 	u64			bm[DDL_JOBS_MAX / 64];
 	u64			bm_top;
 	struct list_head	waiters;
@@ -319,10 +322,9 @@ void ddl_sched_destroy(struct ddl_sched *s);
 void ddl_activate(struct ddl_sched *s, const struct ddl_params *p, u32 idx,
 		  u64 now);
 void ddl_deactivate(struct ddl_sched *s, u32 idx, u64 now);
-bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now);
 u32 ddl_pick_full(struct ddl_sched *s, const struct ddl_params *p, u64 now,
 		  enum ddl_reason *reason);
-void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now);
+u32 ddl_green_fair(struct ddl_sched *s, struct ddl_fair_cls *fc, u64 now);
 void ddl_dropped(struct ddl_sched *s, u32 idx, u32 len, u64 now);
 void ddl_owner_changed(struct ddl_sched *s, u32 idx, u64 now);
 void ddl_settle_burst(struct ddl_sched *s, const struct ddl_params *p,
@@ -339,6 +341,99 @@ u64 ddl_yield_ns(const struct ddl_sched *s, const struct ddl_params *p,
 		 u32 idx);
 u32 ddl_bm_next(const struct ddl_sched *s, u32 from);
 u32 ddl_bm_first(const struct ddl_sched *s, u32 from);
+
+/* The backlogged-job bitmap: job @idx in. */
+static inline void ddl_bm_set(struct ddl_sched *s, u32 idx)
+{
+	s->bm[idx / 64] |= BIT_ULL(idx % 64);
+	s->bm_top |= BIT_ULL(idx / 64);
+}
+
+/* The backlogged-job bitmap: job @idx out. */
+static inline void ddl_bm_clear(struct ddl_sched *s, u32 idx)
+{
+	s->bm[idx / 64] &= ~BIT_ULL(idx % 64);
+	if (!s->bm[idx / 64])
+		s->bm_top &= ~BIT_ULL(idx / 64);
+}
+
+/**
+ * ddl_backlog() - a class's queue is no longer empty
+ * @s: scheduler
+ * @idx: class index
+ * @now: current time, ns
+ *
+ * It waits, competes in round robin and keeps its key.  The orders' part
+ * is theirs (ddl_fair_queue(), ddl_cluster_queue()).  Inline:
+ * ddl_arrived() runs it for a class that was not backlogged, which a job
+ * whose bursts are a packet or a few is at every few packets.
+ *
+ * Context: under the qdisc lock.  Constant time.
+ * Return: false if it was backlogged already.
+ */
+static inline bool ddl_backlog(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+
+	if (c->backlogged)
+		return false;
+	c->backlogged = true;
+	c->wait_since = now;
+	c->head_since = now;
+	list_add_tail(&c->wait_node, &s->waiters);
+
+	if (idx == DDL_BG(s)) {
+		s->bg_credit = 0;
+		return true;
+	}
+
+	ddl_bm_set(s, idx);
+	list_add_tail(&c->rr_node, &s->rr);
+	if (c->deficit <= 0)
+		c->deficit = (s64)DDL_QUANTUM * c->weight;
+	if (idx == s->green)
+		s->green_empty_since = 0;
+	ddl_key_busy(&c->keymap);
+	return true;
+}
+
+/**
+ * ddl_unbacklog() - a backlogged class's queue became empty
+ * @s: scheduler
+ * @idx: class index, backlogged
+ * @now: current time, ns
+ *
+ * It no longer waits, competes in round robin or holds ACKs, and leaves
+ * the cluster order, its pause counted from when it last held data.  The
+ * fair order's part is the caller's (ddl_fair_served(),
+ * ddl_fair_unqueue()).  Inline: ddl_served() runs it for the packet that
+ * empties a queue, which a job whose bursts are a packet or a few does
+ * for every few packets.
+ *
+ * Context: under the qdisc lock.  O(log jobs).
+ */
+static inline void ddl_unbacklog(struct ddl_sched *s, u32 idx, u64 now)
+{
+	struct ddl_cls *c = &s->cls[idx];
+	u64 since;
+
+	c->backlogged = false;
+	list_del_init(&c->wait_node);
+
+	if (idx == DDL_BG(s)) {
+		s->bg_credit = 0;
+		return;
+	}
+
+	ddl_bm_clear(s, idx);
+	since = ddl_burst_idle(&c->burst, now);
+	ddl_cluster_unqueue(&s->cl, &c->cl, since);
+	list_del_init(&c->rr_node);
+	list_del_init(&c->ack_node);
+	if (idx == s->green)
+		s->green_empty_since = now;
+	ddl_key_idle(&s->keymap, &c->keymap, now);
+}
 
 /**
  * ddl_maxwait_ns() - the longest a class's head packet should wait
@@ -365,6 +460,34 @@ static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
 }
 
 /**
+ * ddl_pick_quiet() - whether no rule but green's has anything to do
+ * @s: scheduler, with a job backlogged
+ * @p: configuration
+ * @now: current time, ns
+ *
+ * The starvation guard is not due to look at the class it looks at next,
+ * the background is owed no share and the ACK lane has no job or no
+ * credit: ddl_pick_full() would choose green, once it has moved green on.
+ *
+ * Context: under the qdisc lock; pure.  Constant time.
+ * Return: true if it would.
+ */
+static inline bool ddl_pick_quiet(const struct ddl_sched *s,
+				  const struct ddl_params *p, u64 now)
+{
+	const struct ddl_cls *w;
+
+	/* A job is backlogged, so there are waiters. */
+	w = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
+	if (now - w->wait_since > ddl_guard_look_ns(p))
+		return false;
+	/* The credit first: it is 0 while the background is empty. */
+	if (s->bg_credit > 0 && s->bg->backlogged)
+		return false;
+	return list_empty(&s->acks) || s->ack_credit <= 0;
+}
+
+/**
  * ddl_green_keeps() - whether green is the pick, with nothing else to do
  * @s: scheduler
  * @p: configuration
@@ -372,10 +495,8 @@ static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
  *
  * True when every rule of ddl_pick_full() would leave things as they are
  * and choose green: in mode fair or cluster, green is backlogged and heads
- * its order (or the order is empty), the starvation guard is not due to
- * look at the class it looks at next, the background is owed no share and
- * the ACK lane has no job or no credit.  The rotation modes' turns and
- * mode static are always decided in full.
+ * its order (or the order is empty), and ddl_pick_quiet().  The rotation
+ * modes' turns and mode static are always decided in full.
  *
  * Context: under the qdisc lock; pure.  Constant time.
  * Return: true if ddl_pick_full() would return green, with DDL_R_GREEN,
@@ -384,7 +505,7 @@ static inline u64 ddl_guard_look_ns(const struct ddl_params *p)
 static inline bool ddl_green_keeps(const struct ddl_sched *s,
 				   const struct ddl_params *p, u64 now)
 {
-	const struct ddl_cls *g, *w;
+	const struct ddl_cls *g;
 
 	if (s->green == DDL_NONE)
 		return false;
@@ -414,12 +535,7 @@ static inline bool ddl_green_keeps(const struct ddl_sched *s,
 		return false;
 	}
 	/* Green is backlogged, so there are waiters. */
-	w = list_first_entry(&s->waiters, struct ddl_cls, wait_node);
-	if (now - w->wait_since > ddl_guard_look_ns(p))
-		return false;
-	if (s->cls[DDL_BG(s)].backlogged && s->bg_credit > 0)
-		return false;
-	return list_empty(&s->acks) || s->ack_credit <= 0;
+	return ddl_pick_quiet(s, p, now);
 }
 
 /**
@@ -430,9 +546,11 @@ static inline bool ddl_green_keeps(const struct ddl_sched *s,
  * @reason: set to why the class was chosen
  *
  * Green, where it simply keeps the link (ddl_green_keeps(): most packets
- * of a burst in mode fair); else the full pick, ddl_pick_full().  The
- * caller then sends one packet of the class and reports it with
- * ddl_served().
+ * of a burst in mode fair); in mode fair, the head of the fair order made
+ * green where no other rule has anything to do (ddl_pick_quiet(),
+ * ddl_green_fair(): a job whose queue held one burst of a few packets);
+ * else the full pick, ddl_pick_full().  The caller then sends one packet
+ * of the class and reports it with ddl_served().
  *
  * Context: under the qdisc lock.  Constant time.
  * Return: class index, or DDL_NONE if no class is backlogged.
@@ -440,9 +558,18 @@ static inline bool ddl_green_keeps(const struct ddl_sched *s,
 static inline u32 ddl_pick(struct ddl_sched *s, const struct ddl_params *p,
 			   u64 now, enum ddl_reason *reason)
 {
+	struct ddl_fair_cls *fc;
+
 	if (ddl_green_keeps(s, p, now)) {
 		*reason = DDL_R_GREEN;
 		return s->green;
+	}
+	fc = ddl_fair_head(&s->fair);
+	/* A job heads the order, so there are waiters. */
+	if (fc && ddl_mode(p)->green == DDL_GREEN_FAIR &&
+	    ddl_pick_quiet(s, p, now)) {
+		*reason = DDL_R_GREEN;
+		return ddl_green_fair(s, fc, now);
 	}
 	return ddl_pick_full(s, p, now, reason);
 }
@@ -473,9 +600,11 @@ static inline void ddl_data_left(struct ddl_sched *s, struct ddl_cls *c,
  * A job packet sent other than by the ACK lane earns the lane a byte of
  * credit per byte; one sent by it spends DDL_ACK_SHARE per byte.  A class
  * left @empty is no longer backlogged (as by ddl_deactivate()).  Each unit
- * is entered once.  Inline: it runs for every packet, and the rare parts,
- * a queue that empties (ddl_unbacklog()) or a tag reached in the fair
- * reference (ddl_fair_advance()), are calls.
+ * is entered once.  Inline: it runs for every packet, as does a queue
+ * that empties (ddl_unbacklog()), which a job with bursts of a few
+ * packets does every few; the rare parts, the fair order's side of it
+ * (ddl_fair_unqueue()) and a tag reached in the fair reference
+ * (ddl_fair_advance()), are calls.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when @empty.
  */
@@ -519,7 +648,7 @@ static inline void ddl_served(struct ddl_sched *s,
 		    ddl_mode(p)->yellow == DDL_YELLOW_DRR)
 			c->deficit -= len;
 		/* Background share: job bytes earn credit. */
-		if (s->cls[bg].backlogged)
+		if (s->bg->backlogged)
 			s->bg_credit = min_t(s64, s->bg_credit +
 					     (s64)len * p->bgshare,
 					     DDL_BG_CREDIT_MAX);
@@ -562,8 +691,9 @@ static inline void ddl_served(struct ddl_sched *s,
  * records.  Then the orders, told what happened to the burst, tag it,
  * count its bytes and queue a job that became backlogged.  A job that
  * holds packets but no data is in the ACK lane (ddl_pick()).  Each unit is
- * entered once.  Inline: it runs for every packet, and the rare parts, a
- * class that becomes backlogged (ddl_backlog()), a burst that may start
+ * entered once.  Inline: it runs for every packet, as does a class that
+ * becomes backlogged (ddl_backlog()), which a job with bursts of a few
+ * packets does every few; the rare parts, a burst that may start
  * (ddl_burst_begin()), a tag that changes (ddl_fair_update()), are calls.
  *
  * Context: under the qdisc lock.  Constant time, O(log jobs) when a burst

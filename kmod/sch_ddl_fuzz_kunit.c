@@ -923,6 +923,98 @@ static const char *ddl_z_rb(struct ddl_zsim *z, const char *name,
 	return NULL;
 }
 
+/* The job whose place in fair set @k (0: order, 1: gps) is @l. */
+static const struct ddl_cls *ddl_z_set_job(const union ddl_fair_link *l,
+					   int k)
+{
+	return k ? container_of(l, struct ddl_cls, fair.gps_node) :
+		   container_of(l, struct ddl_cls, fair.node);
+}
+
+/*
+ * A fair set (0: the order, 1: the reference's jobs): its tree's shape,
+ * each of its tree and its FIFO in the order of the tags, each job marked
+ * where it is, and the head the first of the two, the FIFO's of equals.
+ * Its size in *@n, the sum of its jobs' weights in *@weight; in the
+ * reference every tag is beyond V.
+ */
+static const char *ddl_z_fair_set(struct ddl_zsim *z, const char *name,
+				  const struct ddl_fair_set *set, int k,
+				  u32 *n, u32 *weight)
+{
+	const struct ddl_sched *s = &z->s;
+	const struct ddl_cls *c, *prev, *first[2] = { NULL, NULL };
+	const union ddl_fair_link *l;
+	const struct list_head *e;
+	struct rb_node *node;
+	const char *err;
+	u32 m = 0, sum = 0;
+
+	err = ddl_z_rb(z, name, &set->tree, s->jobs, n);
+	if (err)
+		return err;
+	if (set->tree_last != rb_last(&set->tree.rb_root))
+		return ddl_z_fail(z, "%s: tree_last is not the last node", name);
+	prev = NULL;
+	for (node = rb_first(&set->tree.rb_root); node; node = rb_next(node)) {
+		c = ddl_z_set_job(container_of(node, union ddl_fair_link, rb),
+				  k);
+		if (!ddl_z_ours(s, c, false))
+			return ddl_z_fail(z, "%s: not a job", name);
+		if (c->fair.in_fifo[k])
+			return ddl_z_fail(z, "%s: job %ld in the tree, marked in the FIFO",
+					  name, (long)(c - s->cls));
+		if (prev && ddl_v_before(c->fair.vfinish, prev->fair.vfinish))
+			return ddl_z_fail(z, "%s: %ld (%llu) after %ld (%llu)",
+					  name, (long)(c - s->cls),
+					  c->fair.vfinish,
+					  (long)(prev - s->cls),
+					  prev->fair.vfinish);
+		if (k && !ddl_v_before(s->fair.vtime, c->fair.vfinish))
+			return ddl_z_fail(z, "gps: job %ld finished (%llu) at vtime %llu",
+					  (long)(c - s->cls), c->fair.vfinish,
+					  s->fair.vtime);
+		first[1] = first[1] ?: c;
+		sum += c->weight;
+		prev = c;
+	}
+	prev = NULL;
+	/* Bounded: a list longer than the jobs fails. */
+	for (e = set->fifo.next; e != &set->fifo; e = e->next) {
+		if (++m > s->jobs)
+			return ddl_z_fail(z, "%s: FIFO longer than the jobs", name);
+		l = container_of(e, union ddl_fair_link, fifo);
+		c = ddl_z_set_job(l, k);
+		if (!ddl_z_ours(s, c, false))
+			return ddl_z_fail(z, "%s: FIFO entry not a job", name);
+		if (!c->fair.in_fifo[k] || RB_EMPTY_NODE(&l->rb))
+			return ddl_z_fail(z, "%s: job %ld in the FIFO, not marked",
+					  name, (long)(c - s->cls));
+		if (prev && ddl_v_before(c->fair.vfinish, prev->fair.vfinish))
+			return ddl_z_fail(z, "%s: FIFO out of order at %ld",
+					  name, (long)(c - s->cls));
+		if (k && !ddl_v_before(s->fair.vtime, c->fair.vfinish))
+			return ddl_z_fail(z, "gps: job %ld finished (%llu) at vtime %llu",
+					  (long)(c - s->cls), c->fair.vfinish,
+					  s->fair.vtime);
+		first[0] = first[0] ?: c;
+		sum += c->weight;
+		prev = c;
+	}
+	*n += m;
+	if (*n > s->jobs)
+		return ddl_z_fail(z, "%s: %u jobs", name, *n);
+	if (first[0] && first[1] &&
+	    ddl_v_before(first[1]->fair.vfinish, first[0]->fair.vfinish))
+		first[0] = first[1];
+	c = first[0] ?: first[1];
+	if ((c ? &c->fair : NULL) != set->head)
+		return ddl_z_fail(z, "%s: head is not the first job", name);
+	if (weight)
+		*weight = sum;
+	return NULL;
+}
+
 /* The fair order, the fair reference and the predicted jobs. */
 static const char *ddl_z_check_trees(struct ddl_zsim *z)
 {
@@ -934,9 +1026,9 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 	const char *err;
 
 	for (i = 0; i < s->jobs; i++) {
-		if (RB_EMPTY_NODE(&s->cls[i].fair.node) == !!z->q[i].qlen)
+		if (RB_EMPTY_NODE(&s->cls[i].fair.node.rb) == !!z->q[i].qlen)
 			return ddl_z_fail(z, "job %u: in fair %d, %u queued", i,
-					  !RB_EMPTY_NODE(&s->cls[i].fair.node),
+					  !RB_EMPTY_NODE(&s->cls[i].fair.node.rb),
 					  z->q[i].qlen);
 		jobs_full += !!z->q[i].qlen;
 		if (s->cls[i].pred.periodic && !s->cls[i].pred.predicted)
@@ -950,50 +1042,20 @@ static const char *ddl_z_check_trees(struct ddl_zsim *z)
 		periodic += s->cls[i].pred.periodic;
 	}
 
-	err = ddl_z_rb(z, "fair", &s->fair.order, s->jobs, &n);
+	err = ddl_z_fair_set(z, "fair", &s->fair.order, 0, &n, NULL);
 	if (err)
 		return err;
 	if (n != jobs_full)
 		return ddl_z_fail(z, "%u in fair, %u jobs backlogged", n,
 				  jobs_full);
-	if (s->fair.order_last != rb_last(&s->fair.order.rb_root))
-		return ddl_z_fail(z, "order_last is not the last node");
-	prev = NULL;
-	for (node = rb_first(&s->fair.order.rb_root); node; node = rb_next(node)) {
-		c = rb_entry(node, struct ddl_cls, fair.node);
-		if (!ddl_z_ours(s, c, false))
-			return ddl_z_fail(z, "fair: not a job");
-		if (prev && ddl_v_before(c->fair.vfinish, prev->fair.vfinish))
-			return ddl_z_fail(z, "fair: %ld (%llu) after %ld (%llu)",
-					  (long)(c - s->cls), c->fair.vfinish,
-					  (long)(prev - s->cls), prev->fair.vfinish);
-		prev = c;
-	}
 
-	err = ddl_z_rb(z, "gps", &s->fair.gps, s->jobs, &n);
+	err = ddl_z_fair_set(z, "gps", &s->fair.gps, 1, &n, &weight);
 	if (err)
 		return err;
 	if (n != s->fair.gps_jobs)
 		return ddl_z_fail(z, "%u in gps, gps_jobs %u", n, s->fair.gps_jobs);
-	if (s->fair.gps_last != rb_last(&s->fair.gps.rb_root))
-		return ddl_z_fail(z, "gps_last is not the last node");
 	if (n && !jobs_full)
 		return ddl_z_fail(z, "%u in gps with no job backlogged", n);
-	prev = NULL;
-	for (node = rb_first(&s->fair.gps.rb_root); node; node = rb_next(node)) {
-		c = rb_entry(node, struct ddl_cls, fair.gps_node);
-		if (!ddl_z_ours(s, c, false))
-			return ddl_z_fail(z, "gps: not a job");
-		if (!ddl_v_before(s->fair.vtime, c->fair.vfinish))
-			return ddl_z_fail(z, "gps: job %ld finished (%llu) at vtime %llu",
-					  (long)(c - s->cls), c->fair.vfinish,
-					  s->fair.vtime);
-		if (prev && ddl_v_before(c->fair.vfinish, prev->fair.vfinish))
-			return ddl_z_fail(z, "gps: out of order at %ld",
-					  (long)(c - s->cls));
-		weight += c->weight;
-		prev = c;
-	}
 	if (weight != s->fair.gps_weight)
 		return ddl_z_fail(z, "gps_weight %u, weights sum to %u",
 				  s->fair.gps_weight, weight);
