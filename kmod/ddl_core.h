@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ddl_core.h - the sch_ddl scheduling core, in eight units, each with its
+ * ddl_core.h - the sch_ddl scheduling core, in nine units, each with its
  * own state and header:
  *
  *   ddl_sched.c    who sends next: the green job, the starvation guard,
@@ -12,6 +12,7 @@
  *   ddl_fair.c     the fair order: the burst fair sharing finishes first
  *   ddl_cluster.c  the cluster order: one order on every host
  *   ddl_log.c      green changes, completed bursts and their histogram
+ *   ddl_gate.c     the device's turn: one job at a time over the queues
  *
  * Which unit calls which (no circle; tests/callgraph_check.py checks it,
  * the inlines and macros of a header counted as its unit's):
@@ -20,8 +21,10 @@
  *   burst --> predict (did the sender only pause?  what was learned?),
  *             log (a burst that ended)
  *
- * No other unit calls another; fair and cluster include ddl_burst.h for
- * the type of what they are told, struct ddl_burst_news.  This header is
+ * The glue alone calls gate, for the turn the ddl qdiscs of a device's
+ * transmit queues share (ddl_share.c).  No other unit calls another; fair
+ * and cluster include ddl_burst.h for the type of what they are told,
+ * struct ddl_burst_news.  This header is
  * the glue's index of them all: no unit includes it, each file includes
  * the headers it uses.
  *
@@ -78,6 +81,7 @@
 #ifndef _DDL_CORE_H
 #define _DDL_CORE_H
 
+#include "ddl_gate.h"
 #include "ddl_params.h"
 #include "ddl_sched.h"
 

@@ -35,6 +35,28 @@ enum ddl_drop_why {
 	DDL_DROP_OVERMEMORY,
 };
 
+/**
+ * struct ddl_share - the turn of the ddl qdiscs under one parent of a device
+ * @gate: the turn (ddl_gate.c), written under @lock
+ * @lock: guards @gate's writes, @members and each member's share_held
+ * @members: the members (&ddl_sched_data.share_node)
+ * @nmembers: how many; read without @lock
+ * @node: in ddl_shares, under ddl_shares_lock
+ * @users: members and members to be, under ddl_shares_lock
+ * @dev: the device, for finding the share only (never dereferenced)
+ * @parent: the major number of the members' parent
+ */
+struct ddl_share {
+	struct ddl_gate		gate;
+	spinlock_t		lock;
+	struct list_head	members;
+	u32			nmembers;
+	struct list_head	node;
+	u32			users;
+	const struct net_device	*dev;
+	u32			parent;
+};
+
 /*
  * One class: its FIFO and statistics.  bstats, 16-byte aligned, comes
  * first, so that the class packs into 112 bytes with no hole.
@@ -104,6 +126,15 @@ struct ddl_sched_data {
 	u64				dscp_marks;
 	u64				dscp_fails;
 
+	/* The device's turn (ddl_share.c) */
+	struct ddl_share		*share;		/* NULL: share off */
+	struct list_head		share_node;	/* in share->members */
+	bool				share_held;	/* under share->lock */
+	bool				per_queue;	/* ddl_per_queue() */
+	u64				share_holds;
+	u64				share_claims;
+	u64				share_wakes;
+
 	/* debugfs (ddl_debugfs.c): under ddl_instances_lock */
 	struct Qdisc			*sch;
 	struct list_head		node;
@@ -116,6 +147,15 @@ void ddl_settle(struct Qdisc *sch, u64 now);
 int ddl_params_check(const struct ddl_params *p, const struct ddl_params *old,
 		     struct nlattr **tb, u32 mtu,
 		     struct netlink_ext_ack *extack);
+
+/* ddl_share.c */
+struct ddl_share *ddl_share_get(const struct Qdisc *sch);
+void ddl_share_put(struct ddl_share *sh);
+void ddl_share_attach(struct ddl_sched_data *q, struct ddl_share *sh);
+struct ddl_share *ddl_share_detach(struct ddl_sched_data *q);
+bool ddl_share_holds(struct Qdisc *sch, u32 *idx, enum ddl_reason *reason,
+		     u64 now);
+void ddl_share_emptied(struct Qdisc *sch, u32 idx);
 
 /* ddl_cgroup.c */
 int ddl_cgroup_check(struct ddl_sched_data *q, u32 idx, u64 id,

@@ -191,6 +191,9 @@
  * @tiers: with a shuffle, a job whose declared size per unit of weight
  *	reaches @tiers[i] (increasing) is dealt a place in tier i + 1 of the
  *	code points (ddl_fabric_tier())
+ * @share: take turns with the other ddl qdiscs of the parent (ddl_gate.c);
+ *	TC_DDL_AUTO: on a transmit queue of a multi-queue device without a
+ *	rate
  * @burst_ns: derived by ddl_params_derive(): @burst as time at @rate
  * @target_bytes: derived by ddl_params_derive(): the target in force, bytes
  * @lead_ns: derived by ddl_params_derive(): the lead in force, ns
@@ -221,6 +224,7 @@ struct ddl_params {
 	u32	shuffle_us;
 	u32	ntiers;
 	u64	tiers[TC_DDL_TIERS_MAX];
+	u32	share;
 
 	u64	burst_ns;
 	u64	target_bytes;
@@ -404,6 +408,9 @@ static const struct ddl_opt ddl_opts[] __maybe_unused = {
 	  DDL_ARRAY(tiers, u64, ntiers, TC_DDL_TIERS_MAX),
 	  .unit = DDL_UNIT_BYTES, .flags = DDL_OPT_RISING,
 	  .min = 1, .max = DDL_SIZE_MAX, .def = 0 },
+	{ .name = "share", .attr = TCA_DDL_SHARE, DDL_U32(share),
+	  .unit = DDL_UNIT_BOOL, .flags = DDL_OPT_AUTO,
+	  .min = 0, .max = 1, .def = TC_DDL_AUTO },
 };
 
 /**

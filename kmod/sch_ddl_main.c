@@ -45,6 +45,10 @@
  *     then tell the core when the next head was queued: the guard serves a
  *     class whose head waited maxwait, so no TCP flow of a waiting job
  *     sits in the queue past its minimum RTO.
+ *   - with share, the ddl qdiscs of a device's transmit queues take turns
+ *     (ddl_share.c, ddl_gate.c): a queue whose pick is a job's data waits
+ *     while another queue sends the data of a job whose burst is earlier
+ *     in the cluster order.
  *
  *  change():
  *   - validate every attribute before touching anything; a refused change
@@ -52,10 +56,11 @@
  *     reordered; lowering the limit below the backlog drops packets from the
  *     heads of the classes, background first, counted in drop_change.
  *
- * Decisions live in the core, which knows nothing of skbs or clocks: eight
+ * Decisions live in the core, which knows nothing of skbs or clocks: nine
  * units, ddl_sched.c, ddl_keymap.c, ddl_pace.c, ddl_burst.c, ddl_predict.c,
- * ddl_fair.c, ddl_cluster.c and ddl_log.c.  ddl_sched.c decides who sends
- * next and is the one that calls the others; ddl_core.h draws the graph.
+ * ddl_fair.c, ddl_cluster.c, ddl_log.c and ddl_gate.c.  ddl_sched.c decides
+ * who sends next and is the one that calls the others but gate, which the
+ * glue calls; ddl_core.h draws the graph.
  */
 
 #include <linux/bitmap.h>
@@ -676,6 +681,10 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 		ddl_trace_turn(sch, turns);
 	if (idx == DDL_NONE)
 		return NULL;
+	if (q->share && (reason == DDL_R_GREEN || reason == DDL_R_YELLOW) &&
+	    READ_ONCE(q->share->nmembers) > 1 && ddl_mode(&q->params)->cluster &&
+	    ddl_share_holds(sch, &idx, &reason, now))
+		return NULL;
 
 	cl = &q->classes[idx];
 	skb = __qdisc_dequeue_head(&cl->q);
@@ -696,6 +705,8 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	if (cl->q.qlen)
 		ddl_head_queued(&q->s, idx,
 				ddl_skb_cb(cl->q.head)->enqueued);
+	else if (q->share)
+		ddl_share_emptied(sch, idx);
 
 	sch->q.qlen--;
 	sch->qstats.backlog -= len;
@@ -891,7 +902,8 @@ static void ddl_opt_msg(const struct ddl_opt *o, char *buf, size_t len)
 		return;
 	}
 	if (o->unit == DDL_UNIT_BOOL) {
-		scnprintf(buf, len, "%s must be 0 or 1", o->name);
+		scnprintf(buf, len, "%s must be %s0 or 1", o->name,
+			  o->flags & DDL_OPT_AUTO ? "auto, " : "");
 		return;
 	}
 	if (o->flags & DDL_OPT_AUTO)
@@ -1246,11 +1258,21 @@ static void ddl_commit_params(struct ddl_params *dst,
 	dst->lead_ns = src->lead_ns;
 }
 
+/* Whether @q with @p takes turns with the ddl qdiscs of its parent. */
+static bool ddl_shared(const struct ddl_sched_data *q,
+		       const struct ddl_params *p)
+{
+	if (p->share == TC_DDL_AUTO)
+		return q->per_queue && !p->rate;
+	return p->share;
+}
+
 static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 		      struct netlink_ext_ack *extack)
 {
 	struct ddl_sched_data *q = qdisc_priv(sch);
 	struct ddl_params p = q->params, old;
+	struct ddl_share *join = NULL, *left = NULL;
 	u64 now;
 	int err;
 
@@ -1258,8 +1280,20 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 			    extack);
 	if (err)
 		return err;
+	if (!q->share && ddl_shared(q, &p)) {
+		join = ddl_share_get(sch);
+		if (!join) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "No memory for the device's turn");
+			return -ENOMEM;
+		}
+	}
 
 	sch_tree_lock(sch);
+	if (join)
+		ddl_share_attach(q, join);
+	else if (q->share && !ddl_shared(q, &p))
+		left = ddl_share_detach(q);
 	now = ktime_get_ns();
 	q->s.cl.clock_off = ddl_clock_off();
 	old = q->params;
@@ -1268,10 +1302,12 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 	ddl_shrink(sch, now);
 	if (!sch->q.qlen)
 		qdisc_watchdog_cancel(&q->watchdog);
-	else if (old.rate != p.rate || old.burst_ns != p.burst_ns)
+	else if (old.rate != p.rate || old.burst_ns != p.burst_ns || left)
 		/* A held queue may go now: wake the watchdog at once. */
 		qdisc_watchdog_schedule_ns(&q->watchdog, now);
 	sch_tree_unlock(sch);
+	if (left)
+		ddl_share_put(left);
 	return 0;
 }
 
@@ -1310,8 +1346,10 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 	u32 i;
 
 	qdisc_watchdog_init(&q->watchdog, sch);
+	q->sch = sch;
 	ddl_params_defaults(&p);
-	if (ddl_per_queue(sch))
+	q->per_queue = ddl_per_queue(sch);
+	if (q->per_queue)
 		p.mode = TC_DDL_MODE_CLUSTER;
 	if (opt) {
 		err = ddl_parse_opt(&p, opt, NULL, psched_mtu(qdisc_dev(sch)),
@@ -1335,6 +1373,17 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 	for (i = 0; i <= p.jobs; i++)
 		gnet_stats_basic_sync_init(&q->classes[i].bstats);
 
+	if (ddl_shared(q, &p)) {
+		struct ddl_share *sh = ddl_share_get(sch);
+
+		if (!sh) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "No memory for the device's turn");
+			return -ENOMEM;
+		}
+		ddl_share_attach(q, sh);
+	}
+
 	q->params = p;
 	q->s.cl.clock_off = ddl_clock_off();
 	ddl_debugfs_add(sch);
@@ -1347,6 +1396,8 @@ static void ddl_destroy(struct Qdisc *sch)
 
 	/* Waits for its readers: nothing below is in use by them then. */
 	ddl_debugfs_del(sch);
+	if (q->share)
+		ddl_share_put(ddl_share_detach(q));
 	qdisc_watchdog_cancel(&q->watchdog);
 	/* Filters unbind from our classes here: before the classes go. */
 	tcf_block_put(q->block);
@@ -1419,6 +1470,16 @@ static int ddl_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	qs->cgroups_bound = q->cg_bound;
 	qs->cls_addr = q->cls_addr;
 	qs->addrs_bound = q->addr_bound;
+	qs->share_holds = q->share_holds;
+	qs->share_claims = q->share_claims;
+	qs->share_wakes = q->share_wakes;
+	if (q->share) {
+		u32 job = READ_ONCE(q->share->gate.job);
+
+		qs->share_queues = READ_ONCE(q->share->nmembers);
+		if (job < q->params.jobs)
+			qs->share_job = ddl_idx_to_minor(q, job);
+	}
 	qs->cls_key = q->cls_key;
 	qs->cls_background = q->cls_background;
 	qs->key_overflow = q->s.keymap.overflow;

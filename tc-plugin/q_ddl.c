@@ -55,7 +55,8 @@ static void explain(void)
 		"               [ target BYTES|TIME|off|auto ] [ interval TIME ]\n"
 		"               [ ecn | noecn ] [ lead TIME|auto ] [ maxperiod TIME ]\n"
 		"               [ epoch TIME ] [ base NSEC ] [ dscp DSCP[,DSCP...]|off ]\n"
-		"               [ shuffle TIME|off ] [ tiers BYTES[,BYTES...]|off ]\n");
+		"               [ shuffle TIME|off ] [ tiers BYTES[,BYTES...]|off ]\n"
+		"               [ share auto|on|off ]\n");
 }
 
 static void cexplain(void)
@@ -312,6 +313,7 @@ enum ddl_arg {
 	DDL_ARG_TARGET,		/* bytes or a time, off or auto */
 	DDL_ARG_DSCP,
 	DDL_ARG_TIERS,
+	DDL_ARG_SHARE,		/* on, off or auto: TC_DDL_AUTO */
 };
 
 /* The qdisc options, in the order of the usage. */
@@ -343,6 +345,7 @@ static const struct ddl_opt {
 	{ "dscp",	  TCA_DDL_DSCP,		DDL_ARG_DSCP },
 	{ "shuffle",	  TCA_DDL_SHUFFLE,	DDL_ARG_US_OFF },
 	{ "tiers",	  TCA_DDL_TIERS,	DDL_ARG_TIERS },
+	{ "share",	  TCA_DDL_SHARE,	DDL_ARG_SHARE },
 };
 
 static const struct ddl_opt *ddl_find_opt(const char *name)
@@ -445,6 +448,14 @@ static int ddl_get_arg(struct ddl_qopt *o, const struct ddl_opt *opt,
 		return ddl_get_dscp(o, arg) ? -1 : opt->type;
 	case DDL_ARG_TIERS:
 		return ddl_get_tiers(o, arg) ? -1 : opt->type;
+	case DDL_ARG_SHARE:
+		if (strcmp(arg, "auto") == 0)
+			v = TC_DDL_AUTO;
+		else if (strcmp(arg, "on") == 0)
+			v = 1;
+		else if (strcmp(arg, "off") != 0)
+			err = -1;
+		break;
 	}
 	if (err)
 		return -1;
@@ -706,6 +717,9 @@ static int ddl_print_opt(TC_QU_CONST struct qdisc_util *qu, FILE *f,
 	}
 	if (tb[TCA_DDL_TIERS])
 		ddl_print_tiers(tb[TCA_DDL_TIERS]);
+	if (ddl_attr_u32(tb, TCA_DDL_SHARE, &v))
+		print_string(PRINT_ANY, "share", "share %s ",
+			     v == TC_DDL_AUTO ? "auto" : v ? "on" : "off");
 	return 0;
 }
 
@@ -1042,6 +1056,15 @@ static void ddl_print_qd_xstats(const struct tc_ddl_xstats *st, size_t len)
 		DDL_CNT(&o, len, *st, qdisc, cl_exts);
 		DDL_CNT(&o, len, *st, qdisc, dscp_marks);
 		DDL_CNT(&o, len, *st, qdisc, dscp_fails);
+		ddl_line(&o);
+	}
+	/* The device's turn, shared by the queues' ddl (share). */
+	if (DDL_HAS(len, qdisc.share_job)) {
+		DDL_CNT(&o, len, *st, qdisc, share_queues);
+		ddl_print_minor(&o, "share_job", st->qdisc.share_job);
+		DDL_CNT(&o, len, *st, qdisc, share_holds);
+		DDL_CNT(&o, len, *st, qdisc, share_claims);
+		DDL_CNT(&o, len, *st, qdisc, share_wakes);
 		ddl_line(&o);
 	}
 	if (DDL_HAS_CLOCK(len)) {

@@ -31,7 +31,7 @@ QDISC_ATTRS = {"limit": 2, "jobs": 3, "mode": 4, "slice": 5, "yield": 6,
                "maxwait": 7, "bgshare": 8, "key": 9, "keyttl": 10,
                "rate": 11, "burst": 12, "target": 13, "target_time": 14,
                "interval": 15, "ecn": 16, "lead": 17, "maxperiod": 18,
-               "epoch": 19, "base": 20, "shuffle": 22}
+               "epoch": 19, "base": 20, "shuffle": 22, "share": 25}
 U64_ATTRS = {"rate", "base", "size"}
 TCA_DDL_DSCP = 21
 TCA_DDL_TIERS = 24

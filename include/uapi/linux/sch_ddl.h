@@ -72,6 +72,13 @@ enum {
 				 * a shuffle); empty: one tier; at most
 				 * TC_DDL_TIERS_MAX
 				 */
+	TCA_DDL_SHARE,		/* u32: 1: the ddl qdiscs of one parent on
+				 * the device take turns, one job's burst at
+				 * a time over all of them (mode cluster);
+				 * 0: each queue alone; TC_DDL_AUTO
+				 * (default): 1 for a transmit queue's ddl
+				 * (under mq) without a rate
+				 */
 	__TCA_DDL_MAX
 };
 
@@ -235,6 +242,14 @@ struct tc_ddl_qd_stats {
 	__u64	cls_addr;	/* packets classified by their source address */
 	__u32	addrs_bound;	/* addresses bound to job classes */
 	__u32	pad4;
+	/* The device's turn (share) */
+	__u64	share_holds;	/* dequeues that waited for another queue's job */
+	__u64	share_claims;	/* turns this queue took for one of its jobs */
+	__u64	share_wakes;	/* times another queue woke it for the turn */
+	__u32	share_queues;	/* qdiscs that share the turn, itself included;
+				 * 0: share off
+				 */
+	__u32	share_job;	/* minor of the job that has the turn, 0 */
 };
 
 /* Per-class counters (tc -s class show). */
