@@ -43,6 +43,7 @@
  */
 
 #include "ddl_gate.h"
+#include "ddl_params.h"
 
 static bool ddl_gate_before(u64 key, u32 rot, const struct ddl_gate *g)
 {

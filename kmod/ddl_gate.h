@@ -9,8 +9,6 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 
-#include "ddl_params.h"
-
 /**
  * enum ddl_gate_verdict - what a queue may do with its pick
  * @DDL_GATE_OWN: its job has the turn: send

@@ -48,7 +48,7 @@ enum ddl_drop_why {
  */
 struct ddl_share {
 	struct ddl_gate		gate;
-	spinlock_t		lock;
+	spinlock_t		lock;	/* @gate, @members, share_held */
 	struct list_head	members;
 	u32			nmembers;
 	struct list_head	node;

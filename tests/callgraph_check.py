@@ -35,7 +35,7 @@ import re
 import sys
 
 UNITS = ["sched", "keymap", "pace", "burst", "predict", "fair", "cluster",
-         "log", "params"]
+         "log", "gate", "params"]
 ARRIVAL = ("ddl_enqueue", "ddl_arrived")
 DEPARTURE = ("ddl_dequeue", ("ddl_pick", "ddl_served"))
 

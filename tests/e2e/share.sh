@@ -11,6 +11,7 @@
 # robin is fair sharing and they end together.  Then the option itself:
 # auto is on for mq's children without a rate and off with one, and a
 # value tc cannot send is refused with the old configuration intact.
+# e2e: fast
 . "$(dirname "$0")/../lib.sh"
 
 DBG=/sys/kernel/debug/sch_ddl
