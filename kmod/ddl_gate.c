@@ -34,8 +34,9 @@
  * queues agree on who goes first with nothing but the turn exchanged.
  *
  * Packets the starvation guard, the background share or the ACK lane
- * picks never wait (the glue asks only for a job's data): a waiting job's
- * flows still get a packet out within maxwait.
+ * picks never wait, nor those of a job that holds only ACKs (the glue
+ * asks only for a job's data): a waiting job's flows still get a packet
+ * out within maxwait, and the ACKs of its other flows are not held.
  *
  * Cost: O(1).  The turn's job reads the turn and refreshes @seen at most
  * every eighth of the stale time without a lock; the rest runs under the

@@ -681,8 +681,10 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 		ddl_trace_turn(sch, turns);
 	if (idx == DDL_NONE)
 		return NULL;
+	/* Only a job's data waits for the device's turn, not its ACKs. */
 	if (q->share && (reason == DDL_R_GREEN || reason == DDL_R_YELLOW) &&
 	    READ_ONCE(q->share->nmembers) > 1 && ddl_mode(&q->params)->cluster &&
+	    q->s.cls[idx].burst.data_qlen &&
 	    ddl_share_holds(sch, &idx, &reason, now))
 		return NULL;
 

@@ -57,7 +57,7 @@ MTU = 1500 + 14			# psched_mtu() of a dummy device
 BG_MINOR = 0xFFFF
 
 # name: (type, bytes, lo, hi) from include/uapi/linux/sch_ddl.h and
-# kmod/ddl_params.h; slice, yield, target_time and lead also take AUTO, rate
+# kmod/ddl_params.h; slice, yield, target_time, lead and share also take AUTO, rate
 # also RATE_NONE.
 ATTRS = {
 	"limit": (2, 4, 1, 1048576),
@@ -80,18 +80,19 @@ ATTRS = {
 	"epoch": (19, 4, 100, 10000000),
 	"base": (20, 8, 0, U64_MAX),
 	"memory_limit": (23, 4, 131072, U32_MAX),
+	"share": (25, 4, 0, 1),
 }
 BY_TYPE = {v[0]: k for k, v in ATTRS.items()}
 # 21, TCA_DDL_DSCP (binary), 22, TCA_DDL_SHUFFLE (which needs dscp), and
 # 24, TCA_DDL_TIERS (binary, which needs a shuffle), are not fuzzed here:
 # tdc and cluster.sh test them.
-ATTR_MAX = 24
+ATTR_MAX = 25
 DEFAULTS = {"limit": 10000, "jobs": 16, "mode": 3, "slice": AUTO,
 	    "yield": AUTO, "maxwait": 100000, "bgshare": 3, "key": 1,
 	    "keyttl": 1000, "rate": 0, "burst": 0, "target": 0,
 	    "target_time": AUTO, "interval": 10000, "ecn": 1, "lead": AUTO,
 	    "maxperiod": 10000000, "epoch": 20000, "base": 0,
-	    "memory_limit": 33554432}
+	    "memory_limit": 33554432, "share": AUTO}
 
 # Refusals the tc core makes before ddl sees the request, without an
 # extack message (net/sched/sch_api.c, tc_ctl_tclass): (request, errno).
@@ -215,7 +216,7 @@ class Model:
 		configuration or raises Refused."""
 		p = dict(old)
 		for k in ("limit", "mode", "slice", "yield", "maxwait", "bgshare",
-			  "key", "keyttl", "memory_limit"):
+			  "key", "keyttl", "memory_limit", "share"):
 			if k in tb:
 				p[k] = tb[k]
 		if "jobs" in tb and tb["jobs"] != p["jobs"] and not create:
@@ -559,6 +560,8 @@ class Fuzzer:
 		predict())."""
 		_, size, lo, hi = ATTRS[k]
 		if k in ("slice", "yield", "rate", "target_time", "lead"):
+			return True
+		if k == "share" and v == AUTO:
 			return True
 		return lo <= v <= hi
 
