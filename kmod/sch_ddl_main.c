@@ -1348,7 +1348,6 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 	u32 i;
 
 	qdisc_watchdog_init(&q->watchdog, sch);
-	q->sch = sch;
 	ddl_params_defaults(&p);
 	q->per_queue = ddl_per_queue(sch);
 	if (q->per_queue)
@@ -1375,6 +1374,11 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 	for (i = 0; i <= p.jobs; i++)
 		gnet_stats_basic_sync_init(&q->classes[i].bstats);
 
+	q->params = p;
+	q->s.cl.clock_off = ddl_clock_off();
+	/* Sets q->sch, which the share's wake-ups and ddl_destroy() read. */
+	ddl_debugfs_add(sch);
+
 	if (ddl_shared(q, &p)) {
 		struct ddl_share *sh = ddl_share_get(sch);
 
@@ -1385,10 +1389,6 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 		}
 		ddl_share_attach(q, sh);
 	}
-
-	q->params = p;
-	q->s.cl.clock_off = ddl_clock_off();
-	ddl_debugfs_add(sch);
 	return 0;
 }
 

@@ -107,7 +107,7 @@ expect_eq "... queue 1 alone again" "$(qstat d0 11: share_queues)" 1
 tc qdisc del dev d0 root
 expect_eq "share 2 through netlink: refused with the range" \
 	"$(python3 -S "$TESTS_DIR/nlraw.py" d0 opts share=2)" \
-	"error -22: share must be auto, 0 or 1"
+	"error -34: share must be auto, 0 or 1"
 tc qdisc del dev d0 root 2>/dev/null
 
 # auto: on for mq's children without a rate, off with one.
