@@ -25,7 +25,7 @@
  * long (a queue the NIC stopped, a member that went) holds no queue back
  * for longer.  It is not the end of a burst.
  *
- * A queue that sends the turn's job's last queued packet frees the turn
+ * A queue that sends the turn's job's last queued data frees the turn
  * (ddl_gate_release()) and wakes the waiting queues: the link is never
  * idle while a queue holds data, but for the time a woken queue takes to
  * run.  A queue with more of the job's burst takes the turn back at its

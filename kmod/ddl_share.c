@@ -199,9 +199,12 @@ bool ddl_share_holds(struct Qdisc *sch, u32 *idx, enum ddl_reason *reason,
 }
 
 /**
- * ddl_share_emptied() - a queue sent the last queued packet of a job
+ * ddl_share_emptied() - a queue sent the last queued data of a job
  * @sch: the qdisc, a member of a share
- * @idx: the job's class index
+ * @idx: the job's class index (or the background's: nothing to do)
+ *
+ * Called after each packet that leaves the class with no data queued,
+ * pure ACKs aside, which never wait for the turn.
  *
  * If the job had the turn, the turn is free and the waiting members look
  * again; a member with more of the job's burst takes it back.

@@ -707,7 +707,8 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 	if (cl->q.qlen)
 		ddl_head_queued(&q->s, idx,
 				ddl_skb_cb(cl->q.head)->enqueued);
-	else if (q->share)
+	/* Its last data sent: ACKs left behind hold no turn. */
+	if (q->share && !q->s.cls[idx].burst.data_qlen)
 		ddl_share_emptied(sch, idx);
 
 	sch->q.qlen--;
