@@ -683,8 +683,7 @@ static struct sk_buff *ddl_dequeue(struct Qdisc *sch)
 		return NULL;
 	/* Only a job's data waits for the device's turn, not its ACKs. */
 	if (q->share && (reason == DDL_R_GREEN || reason == DDL_R_YELLOW) &&
-	    READ_ONCE(q->share->nmembers) > 1 && ddl_mode(&q->params)->cluster &&
-	    q->s.cls[idx].burst.data_qlen &&
+	    READ_ONCE(q->share->nmembers) > 1 && q->s.cls[idx].burst.data_qlen &&
 	    ddl_share_holds(sch, &idx, &reason, now))
 		return NULL;
 
@@ -1261,10 +1260,16 @@ static void ddl_commit_params(struct ddl_params *dst,
 	dst->lead_ns = src->lead_ns;
 }
 
-/* Whether @q with @p takes turns with the ddl qdiscs of its parent. */
+/*
+ * Whether @q with @p takes turns with the ddl qdiscs of its parent: the
+ * turn compares cluster keys, so only in mode cluster.  Decided here, at
+ * init and change, not per packet.
+ */
 static bool ddl_shared(const struct ddl_sched_data *q,
 		       const struct ddl_params *p)
 {
+	if (!ddl_mode(p)->cluster)
+		return false;
 	if (p->share == TC_DDL_AUTO)
 		return q->per_queue && !p->rate;
 	return p->share;

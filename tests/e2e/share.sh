@@ -104,6 +104,10 @@ expect_eq "... share as it was" "$(qstat d0 11: options.share)" on
 run "share off for queue 0" tc qdisc change dev d0 parent 1:10 \
 	handle 10: ddl share off
 expect_eq "... queue 1 alone again" "$(qstat d0 11: share_queues)" 1
+run "queue 1 in mode fair" tc qdisc change dev d0 parent 1:11 handle 11: \
+	ddl mode fair
+expect_eq "... leaves the turn: only mode cluster shares one" \
+	"$(qstat d0 11: share_queues) $(qstat d0 11: options.share)" "0 on"
 tc qdisc del dev d0 root
 expect_eq "share 2 through netlink: refused with the range" \
 	"$(python3 -S "$TESTS_DIR/nlraw.py" d0 opts share=2)" \
