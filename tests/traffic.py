@@ -17,9 +17,11 @@
         SEG-byte segments (SIZE up to 64 KB)
   traffic.py udp-burst ADDR PORT SPORT COUNT SIZE [TOS [MARK [PRIO]]]
         COUNT datagrams from SPORT with IP_TOS, SO_MARK and SO_PRIORITY
-  traffic.py udp-bursts ADDR PORT SPORT:COUNT[,SPORT:COUNT...] SIZE
+  traffic.py udp-bursts ADDR PORT SPORT:COUNT[:SIZE][,...] SIZE
         the bursts one after another from one process, so that the next
-        starts at once however slowly a process starts
+        starts at once however slowly a process starts; each of SIZE
+        bytes unless it gives its own; $DDL_SNDBUF as udp-flood's (for
+        udp-burst too)
   traffic.py udp-sink ADDR PORTS SECS BUCKET_MS
         receive on the comma-separated PORTS for SECS seconds at most, or
         until nothing arrived for IDLE_SECS after the first; print JSON:
@@ -195,6 +197,9 @@ def udp_burst(addr, port, sport, count, size, tos=0, mark=0, prio=0):
         s.setsockopt(socket.SOL_SOCKET, 36, mark)        # SO_MARK
     if prio:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_PRIORITY, prio)
+    if os.environ.get("DDL_SNDBUF"):
+        s.setsockopt(socket.SOL_SOCKET, 32,        # SO_SNDBUFFORCE
+                     int(os.environ["DDL_SNDBUF"]))
     s.bind(("0.0.0.0", sport))
     for seq in range(count):
         s.sendto(struct.pack("!Q", seq) + b"b" * (size - 8), (addr, port))
@@ -286,9 +291,9 @@ def main():
         return
     if cmd == "udp-bursts":
         for b in sys.argv[4].split(","):
-            sport, count = (int(x, 0) for x in b.split(":"))
-            udp_burst(sys.argv[2], int(sys.argv[3], 0), sport, count,
-                      int(sys.argv[5], 0))
+            f = [int(x, 0) for x in b.split(":")]
+            udp_burst(sys.argv[2], int(sys.argv[3], 0), f[0], f[1],
+                      f[2] if len(f) > 2 else int(sys.argv[5], 0))
         return
     if cmd == "udp-sink":
         udp_sink(sys.argv[2], [int(p) for p in sys.argv[3].split(",")],
