@@ -5,7 +5,7 @@
 # otherwise, whether mq made it (default_qdisc) or it was added under mq;
 # a root ddl keeps mode fair.  sch-ddl-job binds a job on every queue's
 # ddl or on none.  Three jobs, each sending a burst on all four queues
-# every 2.4 s, the shards of a job of different sizes on each queue:
+# every 3.6 s, the shards of a job of different sizes on each queue:
 # mode fair on a queue would serve its smallest shard first, a different
 # job on each queue.  In mode cluster every pair of queues serves the jobs
 # in the same order, by their declared sizes, in at least 99 % of the
@@ -15,7 +15,8 @@
 A=(nsenter --net=/run/netns/ddl-a)
 JOB=("${A[@]}" "$TESTS_DIR/../sbin/sch-ddl-job")
 CG=/sys/fs/cgroup/ddlmq
-ROUNDS=5	# bursts per job and queue, one every 2.4 s
+ROUNDS=5	# bursts per job and queue, one every PERIOD ns
+PERIOD=3600000000
 netns_pair 4
 mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
 
@@ -31,7 +32,7 @@ expect_eq "four ddl, one per queue, mode cluster" \
 
 # sch-ddl-apply's one line: mq at the root, on queue q a ddl of handle
 # (1 + q):.  Mode cluster by default, mode fair when asked.
-echo "qdisc root handle 1: mq ddl jobs 4 key none rate 250kbit maxwait 5s yield 50ms epoch 200ms" \
+echo "qdisc root handle 1: mq ddl jobs 4 key none rate 250kbit maxwait 5s yield 300ms epoch 200ms" \
 	>"$DDL_OUT/mq.conf"
 run "sch-ddl-apply: mq, a ddl on each queue" "${A[@]}" \
 	"$TESTS_DIR/../sbin/sch-ddl-apply" -f "$DDL_OUT/mq.conf" a0
@@ -120,7 +121,11 @@ run "each flow to its queue" "${A[@]}" tc -batch "$DDL_OUT/mq.filters"
 # ms, with stalls, on a busy debug guest), so the shards contend whole
 # and the order decides which ends first, not when each arrived.  A
 # round takes at most 60 x 32 ms on a queue; the rounds start 10 ms into
-# an epoch of 200 ms, the same on every queue.
+# an epoch of 200 ms, the same on every queue.  A job's queue that runs dry
+# for the gap (yield, 300 ms) ends its burst: the gap is longer than the
+# debug guest's stalls, which would otherwise cut a shard in two bursts of
+# two epochs, and the period leaves it room after the longest round (1.9
+# s, and the sender's lag).
 clocks=$(python3 -S -c 'import time
 print(time.clock_gettime_ns(time.CLOCK_TAI),
       time.clock_gettime_ns(time.CLOCK_MONOTONIC))')
@@ -147,9 +152,9 @@ echo 1 >$TR/events/sch_ddl/ddl_burst_end/enable
 echo 1 >$TR/tracing_on
 "${A[@]}" python3 -S -c '
 import os, socket, sys, time
-go, rounds = int(sys.argv[1]), int(sys.argv[2])
+go, rounds, period = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 flows = []
-for spec in sys.argv[3:]:
+for spec in sys.argv[4:]:
 	cg, sport, n = spec.rsplit(":", 2)
 	with open(cg + "/cgroup.procs", "w") as f:
 		f.write(str(os.getpid()))
@@ -159,14 +164,18 @@ for spec in sys.argv[3:]:
 with open("/sys/fs/cgroup/cgroup.procs", "w") as f:
 	f.write(str(os.getpid()))
 data = b"d" * 1000
-for r in range(rounds):
-	t = (go + r * 2400000000) / 1e9 - time.clock_gettime(time.CLOCK_MONOTONIC)
+# The first round that starts 100 ms from now or later: the debug guest
+# can take longer than the lead to get here.
+now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+first = max(0, -(-(now + 100000000 - go) // period))
+for r in range(first, first + rounds):
+	t = (go + r * period) / 1e9 - time.clock_gettime(time.CLOCK_MONOTONIC)
 	if t > 0:
 		time.sleep(t)
 	for i in range(max(n for _, n in flows)):
 		for s, n in flows:
 			if i < n:
-				s.sendto(data, ("198.18.0.2", 9))' "$go" "$ROUNDS" "${flows[@]}"
+				s.sendto(data, ("198.18.0.2", 9))' "$go" "$ROUNDS" "$PERIOD" "${flows[@]}"
 qlen_zero() { [ "$(qstat -n ddl-a a0 "$1" qlen)" = 0 ]; }
 for q in 1 2 3 4; do
 	wait_for 30 qlen_zero "$(( q + 1 )):" || fail "queue $q drains"
@@ -187,7 +196,7 @@ done
 # when both sent both and ended them in the same order.
 echo 0 >$TR/tracing_on
 echo 0 >$TR/events/sch_ddl/ddl_burst_end/enable
-awk -v go="$go" '/ddl_burst_end: dev=a0 / {
+awk -v go="$go" -v period="$PERIOD" '/ddl_burst_end: dev=a0 / {
 	for (i = 1; i <= NF; i++) {
 		split($i, kv, "=")
 		f[kv[1]] = kv[2]
@@ -196,7 +205,7 @@ awk -v go="$go" '/ddl_burst_end: dev=a0 / {
 	if (f["start"] < go)
 		next
 	printf "%d %d %s %.0f\n", f["handle"] - 1,
-	       int((f["start"] - go + 1200000000) / 2400000000), f["job"],
+	       int((f["start"] - go + period / 2) / period), f["job"],
 	       f["start"] + f["duration_ns"]
 }' $TR/trace >"$DDL_OUT/mq.bursts"
 cp $TR/trace "$DDL_OUT/mq.trace"
