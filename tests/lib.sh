@@ -104,8 +104,8 @@ run() {
 # by spaces, the root qdisc listed again under HANDLE "root".
 snap() {
 	local ns=()
-	[ "$1" = -n ] && { ns=(nsenter --net=/run/netns/"$2"); shift 2; }
-	"${ns[@]}" tc -s -j qdisc show dev "$1" | awk -f "$TESTS_DIR/jflat.awk"
+	[ "$1" = -n ] && { ns=(-n "$2"); shift 2; }
+	tc "${ns[@]}" -s -j qdisc show dev "$1" | awk -f "$TESTS_DIR/jflat.awk"
 }
 
 # qstat [-n NS] DEV HANDLE FIELD: a field of one qdisc from tc -s -j,
@@ -134,8 +134,8 @@ qfields() {
 # class (tests/tcclass.awk: tc 6.1 prints classes as text only).
 cstats() {
 	local ns=()
-	[ "$1" = -n ] && { ns=(nsenter --net=/run/netns/"$2"); shift 2; }
-	"${ns[@]}" tc -s class show dev "$1" | awk -f "$TESTS_DIR/tcclass.awk"
+	[ "$1" = -n ] && { ns=(-n "$2"); shift 2; }
+	tc "${ns[@]}" -s class show dev "$1" | awk -f "$TESTS_DIR/tcclass.awk"
 }
 
 # sfield SNAP HANDLE PATH: one field of a snapshot (snap, cstats), e.g.
@@ -256,7 +256,7 @@ start_sink() {
 # job's packets are background traffic, which the target would drop when
 # it queues)
 rate_under_binds() {
-	run "rate 20mbit, no target" nsenter --net=/run/netns/ddl-a tc qdisc \
+	run "rate 20mbit, no target" tc -n ddl-a qdisc \
 		change dev a0 root ddl jobs 8 key none rate 20mbit target off \
 		lead 0
 }
@@ -281,12 +281,12 @@ recv_under_binds() {
 # leaves behind; then send_under_binds sends them.
 count_under_binds() {
 	rate_under_binds
-	nsenter --net=/run/netns/ddl-b tc qdisc add dev b0 clsact
-	nsenter --net=/run/netns/ddl-b tc filter add dev b0 ingress pref 9 \
+	tc -n ddl-b qdisc add dev b0 clsact
+	tc -n ddl-b filter add dev b0 ingress pref 9 \
 		protocol ip u32 match ip dport 9100 0xffff action ok
 }
 b0_arrived() {
-	nsenter --net=/run/netns/ddl-b tc -s filter show dev b0 ingress \
+	tc -n ddl-b -s filter show dev b0 ingress \
 		pref 9 | awk '/Sent/ { print $4; exit }'
 }
 # b0_drained N: once N have arrived, or after 30 s (a0 still sends what

@@ -34,17 +34,17 @@ EOF
 
 # state: everything the kernel holds of the configuration
 state() {
-	"${A[@]}" tc -j qdisc show dev a0 root |
+	tc -n ddl-a -j qdisc show dev a0 root |
 		sed 's/"refcnt":[0-9]*,//'
-	"${A[@]}" tc class show dev a0
-	"${A[@]}" tc filter show dev a0 parent 1:
+	tc -n ddl-a class show dev a0
+	tc -n ddl-a filter show dev a0 parent 1:
 }
 
 run "apply the first file" "${A[@]}" "$apply" -f "$T/one.conf" a0
 expect_eq "limit applied" "$(qstat -n ddl-a a0 1: options.limit)" 5000
 c=$(cstats -n ddl-a a0)
 expect_eq "class 1:2 weight" "$(cfield "$c" 1:2 options.weight)" 3
-expect_eq "two filters" "$("${A[@]}" tc filter show dev a0 parent 1: |
+expect_eq "two filters" "$(tc -n ddl-a filter show dev a0 parent 1: |
 	grep -c "flowid 1:")" 2
 one=$(state)
 
@@ -52,10 +52,9 @@ one=$(state)
 # job's packets are counted as they reach b0, by a u32 filter on its
 # ingress: a python receiver on a loaded two-CPU guest falls behind and
 # overflows its socket, which is no loss of ours.
-B=(nsenter --net=/run/netns/ddl-b)
-"${B[@]}" tc qdisc add dev b0 clsact
+tc -n ddl-b qdisc add dev b0 clsact
 for j in 1 2; do
-	"${B[@]}" tc filter add dev b0 ingress pref $j protocol ip u32 \
+	tc -n ddl-b filter add dev b0 ingress pref $j protocol ip u32 \
 		match ip dport 900$j 0xffff action ok
 done
 start_sink "$T/sink.json" 9001,9002 120 || fail "sink"
@@ -86,7 +85,7 @@ expect_eq "memory_limit changed" \
 c=$(cstats -n ddl-a a0)
 expect_eq "class 1:1 weight" "$(cfield "$c" 1:1 options.weight)" 5
 expect_eq "class 1:2 size" "$(cfield "$c" 1:2 size)" 1000000
-f=$("${A[@]}" tc filter show dev a0 parent 1:)
+f=$(tc -n ddl-a filter show dev a0 parent 1:)
 expect_eq "three filters, the new set only" "$(grep -c "flowid 1:" <<<"$f")" 3
 expect_eq "at 2001..2003" "$(grep -o 'pref [0-9]*' <<<"$f" | sort -u |
 	tr '\n' ' ')" "pref 2001 pref 2002 pref 2003 "
@@ -96,7 +95,7 @@ s=$(snap -n ddl-a a0)
 expect_eq "no packet dropped" "$(sfield "$s" 1: drops)" 0
 for j in 1 2; do
 	read -r _ sent <"$T/sent.$j"
-	got=$("${B[@]}" tc -s filter show dev b0 ingress pref $j |
+	got=$(tc -n ddl-b -s filter show dev b0 ingress pref $j |
 		awk '/Sent/ { print $4; exit }')
 	expect_eq "job $j: every packet arrived" "$got" "$sent"
 done
@@ -109,7 +108,7 @@ expect_fail "a refused class line is named" "bad.conf:2: " \
 expect_eq "refused: the device untouched" "$(state)" "$two"
 
 # A first apply that fails after the qdisc was replaced.
-"${A[@]}" tc qdisc del dev a0 root
+tc -n ddl-a qdisc del dev a0 root
 def=$(state)
 out=$(SCH_DDL_APPLY_FAULT=2 "${A[@]}" "$apply" -f "$T/one.conf" a0 2>&1)
 expect_match "replace then fault: rolled back" "$out" "rolled back"

@@ -23,25 +23,25 @@ cpkts() { cfield "$(cstats -n ddl-a a0)" "10:$1" packets; }
 ckey() { cfield "$(cstats -n ddl-a a0)" "10:$1" key; }
 qf() { qstat -n ddl-a a0 10: "$1"; }
 
-run "ddl root, 8 jobs, key sport" "${A[@]}" tc qdisc add dev a0 root \
+run "ddl root, 8 jobs, key sport" tc -n ddl-a qdisc add dev a0 root \
 	handle 10: ddl jobs 8 key sport keyttl 60s
 expect_eq "9 classes listed" \
-	"$("${A[@]}" tc class show dev a0 | grep -c '^class ddl 10:')" 9
-expect_match "background class 10:ffff" "$("${A[@]}" tc class show dev a0)" \
+	"$(tc -n ddl-a class show dev a0 | grep -c '^class ddl 10:')" 9
+expect_match "background class 10:ffff" "$(tc -n ddl-a class show dev a0)" \
 	'class ddl 10:ffff'
 
 # Filters first.
-run "u32 on sport 7001 -> 10:5" "${A[@]}" tc filter add dev a0 parent 10: \
+run "u32 on sport 7001 -> 10:5" tc -n ddl-a filter add dev a0 parent 10: \
 	protocol ip prio 1 u32 match ip sport 7001 0xffff flowid 10:5
-run "fw mark 7 -> 10:6" "${A[@]}" tc filter add dev a0 parent 10: \
+run "fw mark 7 -> 10:6" tc -n ddl-a filter add dev a0 parent 10: \
 	protocol ip prio 2 handle 7 fw classid 10:6
-run "basic dport 7003 -> 10:7" "${A[@]}" tc filter add dev a0 parent 10: \
+run "basic dport 7003 -> 10:7" tc -n ddl-a filter add dev a0 parent 10: \
 	protocol ip prio 3 basic match 'cmp(u16 at 2 layer transport eq 7003)' \
 	classid 10:7
-run "u32 sport 7200 drop" "${A[@]}" tc filter add dev a0 parent 10: \
+run "u32 sport 7200 drop" tc -n ddl-a filter add dev a0 parent 10: \
 	protocol ip prio 4 u32 match ip sport 7200 0xffff action drop
 expect_fail "filters on a class refused" "not to its classes" \
-	"${A[@]}" tc filter add dev a0 parent 10:1 protocol ip prio 9 u32 \
+	tc -n ddl-a filter add dev a0 parent 10:1 protocol ip prio 9 u32 \
 	match ip sport 7009 0xffff flowid 10:1
 
 burst 7001 11
@@ -86,35 +86,35 @@ burst 8002 2
 expect_eq "a known key keeps its class" "$(cpkts 2)" 4
 
 # Reuse: with keyttl 0 the longest-idle keyed class takes the new key.
-run "keyttl 0" "${A[@]}" tc qdisc change dev a0 root handle 10: ddl keyttl 0
+run "keyttl 0" tc -n ddl-a qdisc change dev a0 root handle 10: ddl keyttl 0
 burst 8007 2
 expect_eq "recycled: 10:1 now holds 8007" "$(ckey 1)" 8007
 expect_eq "key_recycled" "$(qf key_recycled)" 1
 
 # Other keys.  A new key releases all mappings.
-run "key dport" "${A[@]}" tc qdisc change dev a0 root handle 10: ddl key dport
+run "key dport" tc -n ddl-a qdisc change dev a0 root handle 10: ddl key dport
 expect_eq "mappings released" "$(qf keys_mapped)" 0
 "${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 9123 -S 8100 -n 3 -l 200 -s 0 \
 	>/dev/null
 expect_eq "dport key 9123 -> 10:1" "$(ckey 1)" 9123
-run "key mark" "${A[@]}" tc qdisc change dev a0 root handle 10: ddl key mark
+run "key mark" tc -n ddl-a qdisc change dev a0 root handle 10: ddl key mark
 burst 8101 3 0 77
 expect_eq "mark key 77 -> 10:1" "$(ckey 1)" 77
-run "key dscp" "${A[@]}" tc qdisc change dev a0 root handle 10: ddl key dscp
+run "key dscp" tc -n ddl-a qdisc change dev a0 root handle 10: ddl key dscp
 burst 8102 3 0x28
 expect_eq "dscp key 10 -> 10:1" "$(ckey 1)" 10
 bg0=$(cpkts ffff)
 burst 8103 3
 expect_eq "dscp 0: background" $(( $(cpkts ffff) - bg0 )) 3
-run "key none" "${A[@]}" tc qdisc change dev a0 root handle 10: ddl key none
+run "key none" tc -n ddl-a qdisc change dev a0 root handle 10: ddl key none
 bg0=$(cpkts ffff)
 burst 8104 4
 expect_eq "key none: background" $(( $(cpkts ffff) - bg0 )) 4
 expect_ge "cls_background counted" "$(qf cls_background)" 10
 
 # flow: map the destination port onto classes
-run "delete filters" "${A[@]}" tc filter del dev a0 parent 10:
-run "flow: dport & 3 from 10:1" "${A[@]}" tc filter add dev a0 parent 10: \
+run "delete filters" tc -n ddl-a filter del dev a0 parent 10:
+run "flow: dport & 3 from 10:1" tc -n ddl-a filter add dev a0 parent 10: \
 	protocol ip prio 1 handle 1 flow map key proto-dst and 3 baseclass 10:1
 c3=$(cpkts 3)
 # 9994 & 3 = 2: class 10:(1 + 2)

@@ -35,7 +35,7 @@ A=(nsenter --net=/run/netns/ddl-a)
 P=("${A[@]}" "${PODMAN[@]}")
 netns_pair
 ip -n ddl-b route add 198.18.5.0/24 via 198.18.0.1
-run "ddl root of a0, 8 jobs, no key" "${A[@]}" tc qdisc add dev a0 root \
+run "ddl root of a0, 8 jobs, no key" tc -n ddl-a qdisc add dev a0 root \
 	handle 1: ddl jobs 8 key none
 
 # start NAME NET JOB [SIZE]: a container that waits; its job in CNI_ARGS
@@ -54,7 +54,7 @@ burst() {
 		198.18.0.2 9999 "$2" "$3" 200 >/dev/null
 }
 cpkts() { cfield "$(cstats -n ddl-a a0)" "1:$1" packets; }
-cline() { "${A[@]}" tc class show dev a0 classid "1:$1"; }
+cline() { tc -n ddl-a class show dev a0 classid "1:$1"; }
 qf() { qstat -n ddl-a a0 1: "$1"; }
 
 # Routed: job 11 (class 1 + 11 mod 8 = 4) declared 3g (tc's units).
@@ -133,5 +133,5 @@ expect_eq "every container gone: nothing bound" "$(qf addrs_bound)" 0
 expect_eq "... and no member left" "$(ls "$C/cni" | grep -c job-)" 0
 expect_eq "every bind and unbind logged, no refusal" \
 	"$(grep -c 'status' "$C/syslog")" 0
-"${A[@]}" tc qdisc del dev a0 root
+tc -n ddl-a qdisc del dev a0 root
 done_testing

@@ -59,16 +59,16 @@ burst() {
 }
 cpkts() { cfield "$(cstats -n ddl-a a0)" "10:$1" packets; }
 qf() { qstat -n ddl-a a0 10: "$1"; }
-caddr() { "${A[@]}" tc class show dev a0 classid "10:$1" | \
+caddr() { tc -n ddl-a class show dev a0 classid "10:$1" | \
 	sed -n 's/.* addr \([^ ]*\).*/\1/p'; }
 
 routed_pod 1 198.18.1.2
 routed_pod 2 198.18.1.6
-run "ddl root, 8 jobs, no key" "${A[@]}" tc qdisc add dev a0 root \
+run "ddl root, 8 jobs, no key" tc -n ddl-a qdisc add dev a0 root \
 	handle 10: ddl jobs 8 key none
 
 # Routed, no connection tracked: the header's source address.
-run "bind 10:3 to pods 1 and 2" "${A[@]}" tc class change dev a0 \
+run "bind 10:3 to pods 1 and 2" tc -n ddl-a class change dev a0 \
 	classid 10:3 ddl addr 198.18.1.2,198.18.1.6
 expect_eq "class shows both addresses" "$(caddr 3)" "198.18.1.2,198.18.1.6"
 expect_eq "addrs_bound" "$(qf addrs_bound)" 2
@@ -108,7 +108,7 @@ natted() {	# how many datagrams arrived from the host's address / a pod's
 	nsenter --net=/run/netns/ddl-b nft list table ip ddlcount |
 		awk -v w="$1" '/counter/ { n++; if (n == w) print $(NF - 2) }'
 }
-run "bind 10:4 to pod 3" "${A[@]}" tc class change dev a0 classid 10:4 \
+run "bind 10:4 to pod 3" tc -n ddl-a class change dev a0 classid 10:4 \
 	ddl addr 198.18.2.2
 burst 3 7003 9
 expect_eq "pod 3's packets, masqueraded, in 10:4" "$(cpkts 4)" 9
@@ -122,38 +122,38 @@ expect_eq "routed pod 1, its flow tracked now, still in 10:3" \
 	"$(cpkts 3)" 22
 
 # Refusals leave everything as it was.
-run "weight 3 on 10:5" "${A[@]}" tc class change dev a0 classid 10:5 ddl \
+run "weight 3 on 10:5" tc -n ddl-a class change dev a0 classid 10:5 ddl \
 	weight 3
 expect_fail "one address, two classes" "bound to another class" \
-	"${A[@]}" tc class change dev a0 classid 10:5 ddl weight 5 \
+	tc -n ddl-a class change dev a0 classid 10:5 ddl weight 5 \
 	addr 198.18.2.3,198.18.2.2
 expect_eq "... 10:5 keeps weight 3 (all or nothing)" \
 	"$(cfield "$(cstats -n ddl-a a0)" 10:5 options.weight)" 3
 expect_eq "... and no address" "$(caddr 5)" ""
 expect_eq "... 10:4 keeps pod 3" "$(caddr 4)" 198.18.2.2
 expect_fail "an address twice" "given twice" \
-	"${A[@]}" tc class change dev a0 classid 10:5 ddl \
+	tc -n ddl-a class change dev a0 classid 10:5 ddl \
 	addr 198.18.2.3,198.18.2.3
 expect_fail "the unspecified address" "not unspecified" \
-	"${A[@]}" tc class change dev a0 classid 10:5 ddl addr 0.0.0.0
+	tc -n ddl-a class change dev a0 classid 10:5 ddl addr 0.0.0.0
 expect_fail "the background class" "has no address" \
-	"${A[@]}" tc class change dev a0 classid 10:ffff ddl addr 198.18.2.3
+	tc -n ddl-a class change dev a0 classid 10:ffff ddl addr 198.18.2.3
 many=$(seq -s, -f '198.18.3.%g' 1 65)
 expect_fail "65 addresses" "Illegal" \
-	"${A[@]}" tc class change dev a0 classid 10:5 ddl addr "$many"
+	tc -n ddl-a class change dev a0 classid 10:5 ddl addr "$many"
 expect_eq "addrs_bound still 3" "$(qf addrs_bound)" 3
-run "64 addresses" "${A[@]}" tc class change dev a0 classid 10:5 ddl \
+run "64 addresses" tc -n ddl-a class change dev a0 classid 10:5 ddl \
 	addr "$(seq -s, -f '198.18.3.%g' 1 64)"
 expect_eq "... all bound" "$(qf addrs_bound)" 67
-run "IPv6 and IPv4 on 10:5 instead" "${A[@]}" tc class change dev a0 \
+run "IPv6 and IPv4 on 10:5 instead" tc -n ddl-a class change dev a0 \
 	classid 10:5 ddl addr 2001:db8::5,198.18.3.1
 expect_eq "... shown as given" "$(caddr 5)" "2001:db8::5,198.18.3.1"
-run "unbind 10:5" "${A[@]}" tc class change dev a0 classid 10:5 ddl \
+run "unbind 10:5" tc -n ddl-a class change dev a0 classid 10:5 ddl \
 	addr none
 expect_eq "... no address shown" "$(caddr 5)" ""
 
 # A change replaces the set: pod 1 leaves the job.
-run "10:3 keeps pod 2 only" "${A[@]}" tc class change dev a0 classid 10:3 \
+run "10:3 keeps pod 2 only" tc -n ddl-a class change dev a0 classid 10:3 \
 	ddl addr 198.18.1.6
 bg=$(cpkts ffff)
 burst 1 7006 3
@@ -171,9 +171,9 @@ send_under_binds nsenter --net=/run/netns/ddl-pod3 >"$DDL_OUT/pods.send" &
 tx=$!
 flips=0
 while kill -0 "$tx" 2>/dev/null && [ $flips -lt 1000 ]; do
-	"${A[@]}" tc class change dev a0 classid 10:4 ddl addr none &&
+	tc -n ddl-a class change dev a0 classid 10:4 ddl addr none &&
 	sleep 0.05 &&
-	"${A[@]}" tc class change dev a0 classid 10:4 ddl addr 198.18.2.2 &&
+	tc -n ddl-a class change dev a0 classid 10:4 ddl addr 198.18.2.2 &&
 	sleep 0.05 || break
 	flips=$((flips + 1))
 done
@@ -186,7 +186,7 @@ expect_eq "no drop in the qdisc" "$(qf drops)" "$drops0"
 expect_ge "some went by the address" "$(cpkts 4)" $((in0 + 1))
 expect_ge "some went as background" "$(qf cls_background)" $((bg0 + 1))
 
-"${A[@]}" tc qdisc del dev a0 root
+tc -n ddl-a qdisc del dev a0 root
 "${A[@]}" nft delete table ip ddlnat
 for n in 1 2 3 4; do ip netns del "ddl-pod$n"; done
 done_testing

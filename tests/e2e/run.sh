@@ -20,12 +20,12 @@ netns_pair
 mountpoint -q /sys/fs/cgroup || mount -t cgroup2 cgroup2 /sys/fs/cgroup
 
 cpkts() { cfield "$(cstats -n ddl-a a0)" "10:$1" packets; }
-cline() { "${A[@]}" tc class show dev a0 classid "10:$1"; }
+cline() { tc -n ddl-a class show dev a0 classid "10:$1"; }
 qf() { qstat -n ddl-a a0 10: "$1"; }
 populated() { grep -q 'populated 1' "$1/cgroup.events"; }
 bound() { matches "$(cline "$1")" "cgroup"; }
 
-run "ddl root, 8 jobs, no key" "${A[@]}" tc qdisc add dev a0 root \
+run "ddl root, 8 jobs, no key" tc -n ddl-a qdisc add dev a0 root \
 	handle 10: ddl jobs 8 key none
 
 # Job 42 of 8 classes: 10:3.  The command looks at its class and cgroup,
@@ -97,13 +97,13 @@ expect_eq "... nothing bound" "$(qf cgroups_bound)" 0
 # above left 9 packets in 10:3.
 CG=/sys/fs/cgroup/ddltest
 mkdir -p "$CG/jobB" "$CG/jobC"
-ccg() { "${A[@]}" tc class show dev a0 classid "10:$1" | \
+ccg() { tc -n ddl-a class show dev a0 classid "10:$1" | \
 	sed -n 's/.* cgroup \([0-9]*\).*/\1/p'; }
 
 # sch-ddl-job: job 42 of 8 classes is class 1 + 42 mod 8 = 3.
 run "sch-ddl-job bind 42" "${JOB[@]}" bind 42 --cgroup "$CG/jobB" \
 	--size 3000000 --weight 2
-s=$("${A[@]}" tc class show dev a0 classid 10:3)
+s=$(tc -n ddl-a class show dev a0 classid 10:3)
 expect_match "10:3 weight 2 size 3000000 and jobB's cgroup" "$s" \
 	"weight 2 size 3000000 cgroup $(stat -c %i "$CG/jobB")"
 cg_burst "$CG/jobB" 7020 9
@@ -116,7 +116,7 @@ expect_eq "a collision is refused with status 3" "$?" 3
 expect_match "... saying which job holds it" "$s" \
 	"collides with job 42 on class 10:3"
 expect_match "... and 10:3 kept job 42's facts" \
-	"$("${A[@]}" tc class show dev a0 classid 10:3)" "weight 2 size 3000000"
+	"$(tc -n ddl-a class show dev a0 classid 10:3)" "weight 2 size 3000000"
 l=$("${JOB[@]}" list)
 expect_match "list shows job 42 with its bytes" "$l" \
 	"42 +a0 +10:3 +2 +3000000 +[0-9]+ +0 +$CG/jobB"
@@ -125,7 +125,7 @@ expect_eq "jobB's cgroup for a second job: refused" "$?" 1
 expect_match "... with the kernel's reason" "$s" "bound to another class"
 expect_eq "... 10:4 untouched" "$(ccg 4)" ""
 run "sch-ddl-job unbind 42" "${JOB[@]}" unbind 42
-s=$("${A[@]}" tc class show dev a0 classid 10:3)
+s=$(tc -n ddl-a class show dev a0 classid 10:3)
 expect_match "10:3 back to weight 1" "$s" "weight 1"
 expect_eq "... with no size and no cgroup" "$(matches "$s" "size|cgroup" &&
 	echo yes)" ""

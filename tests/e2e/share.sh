@@ -19,7 +19,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 DBG=/sys/kernel/debug/sch_ddl
-A=(nsenter --net=/run/netns/ddl-a)
 L=1042	# 1000 B of UDP payload in an Ethernet frame
 N=40	# datagrams per burst
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -145,21 +144,21 @@ tc qdisc del dev d0 root 2>/dev/null
 
 # auto: on for mq's children without a rate, off with one.
 netns_pair 4
-run "mq with a ddl on each queue, no rate" "${A[@]}" tc qdisc replace \
+run "mq with a ddl on each queue, no rate" tc -n ddl-a qdisc replace \
 	dev a0 root handle 1: mq
 for q in 1 2 3 4; do
-	run "queue $q: ddl $(( q + 1 )):" "${A[@]}" tc qdisc add dev a0 \
+	run "queue $q: ddl $(( q + 1 )):" tc -n ddl-a qdisc add dev a0 \
 		parent 1:$q handle $(( q + 1 )): ddl jobs 4
 done
 s=$(snap -n ddl-a a0)
 expect_eq "share auto: the four share one turn" \
 	"$(for q in 2 3 4 5; do sfield "$s" $q: share_queues; done | sort -u) $(sfield "$s" 2: options.share)" \
 	"4 auto"
-run "queue 1 with a rate" "${A[@]}" tc qdisc change dev a0 parent 1:1 \
+run "queue 1 with a rate" tc -n ddl-a qdisc change dev a0 parent 1:1 \
 	handle 2: ddl rate 10mbit
 expect_eq "... leaves the turn: auto is off with a rate" \
 	"$(qstat -n ddl-a a0 2: share_queues) $(qstat -n ddl-a a0 3: share_queues)" \
 	"0 3"
-run "mq deleted: its ddl and their turn go" "${A[@]}" tc qdisc del dev a0 root
+run "mq deleted: its ddl and their turn go" tc -n ddl-a qdisc del dev a0 root
 
 done_testing
