@@ -61,12 +61,12 @@ echo "# yield $yld: green_ns 10:1 $g1 10:2 $g2, greens 10:1 $n1 10:2 $n2"
 # Per turn, not in all: over 8 s a busy job is green for two or three
 # slices, too few for the sums to compare.  A turn of the bursty job sends
 # what it queued while the others had theirs (2 s, 160 ms of link time),
-# then yields; a busy job holds its whole slice, and so would the bursty
-# one with yield 0.
-r=$(ratio $(( g1 * n2 )) $(( g2 * n1 )))
+# then yields: 370 to 480 ms measured.  With yield 0 it holds its whole
+# slices, as the busy ones do.
+r=$(ratio $(( g1 / (n1 > 0 ? n1 : 1) )) 1000000000)
 if timing; then
-	expect_ge "yield: the bursty job's turns < 60% of a busy one's" \
-		$(( 60 - r )) 1
+	expect_ge "yield: the bursty job's turns < 70% of the slice" \
+		$(( 70 - r )) 1
 fi
 expect_eq "nothing dropped" "$(qf drops)" 0
 python3 -S "$TESTS_DIR/rotation_check.py" sink-order "$T/sink.json" $PORTS ||
@@ -76,7 +76,7 @@ scenario 0 $secs0
 expect_eq "yield 0: no yields" "$(qf yields)" 0
 g1=$(cf 10:1 green_ns)
 g2=$(cf 10:2 green_ns)
-echo "# yield 0: green_ns 10:1 $g1 10:2 $g2"
+echo "# yield 0: green_ns 10:1 $g1 10:2 $g2, greens 10:1 $(cf 10:1 greens)"
 if timing; then
 	expect_ge "yield 0: the bursty job holds its whole slices (>= 70%)" \
 		"$(ratio "$g1" "$g2")" 70
