@@ -14,7 +14,11 @@ B=(ip netns exec ddl-b)
 if ! timing; then
 	rates="2" tcprate=3 mqrate=2 secs=2
 else
-	rates="20 100" tcprate=50 mqrate=10 secs=3
+	# Not 100mbit: 100 Mbit/s of 1400-byte datagrams is more than a TCG
+	# guest's one CPU carries beside another guest, and ddl, dearer per
+	# packet than tbf (make bench-insns), got 58 to 83 Mbit/s there where
+	# tbf got 82 to 93: a measure of CPU, not of the shaper.
+	rates="20 50" tcprate=50 mqrate=10 secs=3
 fi
 netns_pair
 
@@ -109,8 +113,8 @@ for r in $rates; do
 	# The shaper, not the sender, set that rate: a good part of the
 	# packets waited for it (none would, had the sender been the limit;
 	# the count spans the window and the reads around it).  Not "most":
-	# a wake-up of the watchdog sends what the burst credit allows, so at
-	# 100mbit about half of them waited, 49.97 % in one run at 4effa2f.
+	# a wake-up of the watchdog sends what the burst credit allows, so
+	# about half of them wait (49.97 % at 100mbit in one run at 4effa2f).
 	# Where the sender fell behind here, tbf's rate above stands for it.
 	if [ "$SHAPED_REF" = 0 ]; then
 		expect_ge "UDP at rate ${r}mbit: the shaper held a quarter of the packets or more" \
