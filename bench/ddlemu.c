@@ -44,6 +44,10 @@
  *	keeps the qdisc backlogged without spinning; a datagram the qdisc
  *	refuses (ENOBUFS) is counted as dropped and the burst goes on.
  *
+ * Every role takes -N NETNS: it runs in network namespace NETNS (a name
+ * under /run/netns, as ip netns makes them), as "ip netns exec" or nsenter
+ * would run it, without their process.
+ *
  * Every loop is bounded by a deadline (-t, default 600 s) so that a lost
  * peer ends the run with an error instead of a hang.
  */
@@ -55,6 +59,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -786,6 +791,23 @@ static int run_burst(const struct opts *o)
 	return 0;
 }
 
+/* Enter network namespace NAME (/run/netns/NAME) before any socket. */
+static void enter_netns(const char *name)
+{
+	char path[256];
+	int fd;
+
+	errno = 0;
+	if (strchr(name, '/') ||
+	    snprintf(path, sizeof(path), "/run/netns/%s", name) >=
+	    (int)sizeof(path))
+		die("bad namespace name '%s'", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWNET))
+		die("network namespace %s", name);
+	close(fd);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -813,14 +835,14 @@ int main(int argc, char **argv)
 		.count = 1, .size = 1000, .tos = -1, .bucket_ms = 10,
 		.secs = 10, .timeout = 600, .period_ms = 1000, .grads = "0",
 	};
-	const char *role;
+	const char *role, *netns = NULL;
 	int c;
 
 	if (argc < 2)
 		usage();
 	role = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:b:c:d:E:f:g:j:l:m:n:o:p:P:s:S:t:T:u:w:")) != -1) {
+	while ((c = getopt(argc, argv, "a:b:c:d:E:f:g:j:l:m:n:N:o:p:P:s:S:t:T:u:w:")) != -1) {
 		switch (c) {
 		case 'a': o.addr = optarg; break;
 		case 'b': o.bucket_ms = num(optarg); break;
@@ -833,6 +855,7 @@ int main(int argc, char **argv)
 		case 'l': o.size = num(optarg); break;
 		case 'm': o.mark = num(optarg); break;
 		case 'n': o.iters = o.count = num(optarg); break;
+		case 'N': netns = optarg; break;
 		case 'o': o.prio = num(optarg); break;
 		case 'p': o.port = num(optarg); break;
 		case 'P': o.period_ms = num(optarg); break;
@@ -850,6 +873,8 @@ int main(int argc, char **argv)
 	    o.count > MAX_BURST || o.size < 1 || o.size > CHUNK ||
 	    !o.bucket_ms || !o.period_ms)
 		usage();
+	if (netns)
+		enter_netns(netns);
 	signal(SIGPIPE, SIG_IGN);
 	deadline = now_ns() + (uint64_t)(o.timeout * 1e9);
 	if (!strcmp(role, "ps") && o.port)

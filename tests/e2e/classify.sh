@@ -6,7 +6,6 @@
 # root of veth a0; packets are counted per class.
 . "$(dirname "$0")/../lib.sh"
 
-A=(nsenter --net=/run/netns/ddl-a)
 netns_pair
 
 # burst SPORT N [TOS [MARK [PRIO]]]: N datagrams to 198.18.0.2:9999
@@ -15,7 +14,7 @@ burst() {
 	[ "${3:-0}" != 0 ] && a+=(-T "$3")
 	[ "${4:-0}" != 0 ] && a+=(-m "$4")
 	[ "${5:-0}" != 0 ] && a+=(-o "$5")
-	"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 9999 -l 200 -s 0 "${a[@]}" \
+	"$DDLEMU" burst -N ddl-a -a 198.18.0.2 -p 9999 -l 200 -s 0 "${a[@]}" \
 		>/dev/null
 }
 # cpkts MINOR: packets sent by class 10:MINOR
@@ -48,7 +47,7 @@ burst 7001 11
 expect_eq "u32: 11 packets in 10:5" "$(cpkts 5)" 11
 burst 7002 12 0 7
 expect_eq "fw: 12 packets in 10:6" "$(cpkts 6)" 12
-"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 7003 -S 7103 -n 13 -l 200 -s 0 \
+"$DDLEMU" burst -N ddl-a -a 198.18.0.2 -p 7003 -S 7103 -n 13 -l 200 -s 0 \
 	>/dev/null
 expect_eq "basic: 13 packets in 10:7" "$(cpkts 7)" 13
 expect_eq "cls_filter counts them" "$(qf cls_filter)" 36
@@ -94,7 +93,7 @@ expect_eq "key_recycled" "$(qf key_recycled)" 1
 # Other keys.  A new key releases all mappings.
 run "key dport" tc -n ddl-a qdisc change dev a0 root handle 10: ddl key dport
 expect_eq "mappings released" "$(qf keys_mapped)" 0
-"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 9123 -S 8100 -n 3 -l 200 -s 0 \
+"$DDLEMU" burst -N ddl-a -a 198.18.0.2 -p 9123 -S 8100 -n 3 -l 200 -s 0 \
 	>/dev/null
 expect_eq "dport key 9123 -> 10:1" "$(ckey 1)" 9123
 run "key mark" tc -n ddl-a qdisc change dev a0 root handle 10: ddl key mark
@@ -118,7 +117,7 @@ run "flow: dport & 3 from 10:1" tc -n ddl-a filter add dev a0 parent 10: \
 	protocol ip prio 1 handle 1 flow map key proto-dst and 3 baseclass 10:1
 c3=$(cpkts 3)
 # 9994 & 3 = 2: class 10:(1 + 2)
-"${A[@]}" "$DDLEMU" burst -a 198.18.0.2 -p 9994 -S 8200 -n 6 -l 200 -s 0 \
+"$DDLEMU" burst -N ddl-a -a 198.18.0.2 -p 9994 -S 8200 -n 6 -l 200 -s 0 \
 	>/dev/null
 expect_eq "flow: 6 packets in 10:3" $(( $(cpkts 3) - c3 )) 6
 

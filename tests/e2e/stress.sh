@@ -35,8 +35,10 @@ refcnt() { cat /sys/module/sch_ddl/refcnt 2>/dev/null || echo gone; }
 readers() {
 	local f
 	while [ ! -e "$T/stop" ]; do
+		# The shell's read, not cat: the same reads of each file,
+		# without a process each (0.4 s apiece on the debug guest).
 		for f in "$DBG"/*/*; do
-			cat "$f" >/dev/null 2>&1
+			{ read -r -d '' _ <"$f"; } 2>/dev/null
 		done
 		tc -s -j qdisc show >/dev/null 2>&1
 		tc -s class show dev d0 >/dev/null 2>&1
