@@ -296,17 +296,19 @@ b0_drained() {
 	b0_arrived
 }
 b0_has() { [ "$(b0_arrived)" -ge "$1" ] 2>/dev/null; }
-# send_under_binds [CMD...]: run by CMD (nsenter, cg_in), three bursts of
-# 1000 datagrams of 1000 bytes to 198.18.0.2:9100, one after another
-# (UNDER_BINDS datagrams, 1.2 s at 20 Mbit/s, longer if the guest is
-# slower).  Prints "sent N dropped D", their sums.
+# send_under_binds [CMD...]: run by CMD (nsenter, cg_in), UNDER_BINDS
+# datagrams of 1000 bytes to 198.18.0.2:9100 in bursts of 1000, one after
+# another (1.2 s at 20 Mbit/s, longer if the guest is slower).  Prints
+# "sent N dropped D", their sums.
 UNDER_BINDS=3000
 send_under_binds() {
 	# The guest's sh runs the loop, not this shell.
 	# shellcheck disable=SC2016
-	"$@" sh -c 'for i in 1 2 3; do
+	"$@" sh -c 'i=0; while [ "$i" -lt "$1" ]; do
 		"$0" burst -a 198.18.0.2 -p 9100 -n 1000 -l 1000 -s 0 || exit
-	done' "$DDLEMU" | awk '{ s += $2; d += $4 } END { print "sent", s, "dropped", d }'
+		i=$((i + 1))
+	done' "$DDLEMU" $(( UNDER_BINDS / 1000 )) |
+		awk '{ s += $2; d += $4 } END { print "sent", s, "dropped", d }'
 }
 
 # wait_for SECONDS CMD...: poll until CMD succeeds

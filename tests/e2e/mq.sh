@@ -26,8 +26,7 @@ expect_eq "four ddl, one per queue, mode cluster" \
 
 # sch-ddl-apply's one line: mq at the root, on queue q a ddl of handle
 # (1 + q):.  Mode cluster by default, mode fair when asked.
-echo "qdisc root handle 1: mq ddl jobs 4 key none rate 250kbit maxwait 5s yield 300ms epoch 200ms" \
-	>"$DDL_OUT/mq.conf"
+echo "qdisc root handle 1: mq ddl jobs 4 key none rate 250kbit" >"$DDL_OUT/mq.conf"
 run "sch-ddl-apply: mq, a ddl on each queue" "${A[@]}" \
 	"$TESTS_DIR/../sbin/sch-ddl-apply" -f "$DDL_OUT/mq.conf" a0
 s=$(snap -n ddl-a a0)
