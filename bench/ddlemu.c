@@ -44,6 +44,10 @@
  *	keeps the qdisc backlogged without spinning; a datagram the qdisc
  *	refuses (ENOBUFS) is counted as dropped and the burst goes on.
  *
+ *   ddlemu now [-d DELAY_MS]
+ *	Print CLOCK_MONOTONIC in ns, plus DELAY_MS: an EPOCH_NS for the
+ *	roles above, without python's start.
+ *
  * Every role takes -N NETNS: it runs in network namespace NETNS (a name
  * under /run/netns, as ip netns makes them), as "ip netns exec" or nsenter
  * would run it, without their process.
@@ -811,7 +815,7 @@ static void enter_netns(const char *name)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ddlemu ps|worker|bulk|sink|burst [options]\n"
+		"usage: ddlemu ps|worker|ring|bulk|sink|burst|now [options]\n"
 		"  (see the comment at the top of bench/ddlemu.c)\n");
 	exit(2);
 }
@@ -889,6 +893,11 @@ int main(int argc, char **argv)
 		return run_sink(&o);
 	if (!strcmp(role, "burst") && o.addr && o.port)
 		return run_burst(&o);
+	if (!strcmp(role, "now")) {
+		printf("%llu\n", (unsigned long long)(now_ns() +
+						       o.delay_ms * 1000000));
+		return 0;
+	}
 	usage();
 	return 2;
 }
