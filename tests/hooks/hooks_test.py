@@ -642,6 +642,11 @@ def test_mq():
               "mq: bind changes class b on each of the 4 queues' ddl, in "
               "the queues' order, and says so in one line",
               "status %d, %r, tc %r" % (rc, out, h.changes()))
+    calls = h.read("calls.log").splitlines()
+    tap.check(calls == ["-j qdisc show", "-s class show dev eth0",
+                        "-batch -"],
+              "mq: bind runs tc 3 times, not twice per queue: the qdiscs, "
+              "every class, the changes in one batch", repr(calls))
     rc, out, _ = h.run([JOB, "list", "--json"])
     rows = json.loads(out) if rc == 0 else []
     tap.check(len(rows) == 1 and rows[0]["class"] == "8001:b" and
@@ -659,6 +664,19 @@ def test_mq():
         "b", "weight 1 size 0 cgroup none"),
         "mq: unbind puts back the class on all 4 queues",
         "status %d, %r, tc %r" % (rc, out, h.changes()[n:]))
+    # A cgroup path that a batch line cannot hold: one tc per change.
+    odd = os.path.join(h.cg, "job 44#x")
+    os.mkdir(odd)
+    n, k = len(h.changes()), len(h.read("calls.log").splitlines())
+    rc, out, _ = h.run([JOB, "bind", "44", "--cgroup", odd])
+    calls = h.read("calls.log").splitlines()[k:]
+    tap.check(rc == 0 and h.changes()[n:] == mq_lines(
+        "d", "weight 1 size 0 cgroup %s" % odd) and
+        calls[2:] == h.changes()[n:],
+        "mq: a cgroup path with a blank and a '#': bound on the 4 queues, "
+        "one tc each", "status %d, %r, calls %r" % (rc, out, calls))
+    h.run([JOB, "unbind", "44"])
+    os.rmdir(odd)
     # The Slurm hooks on mq.
     n = len(h.changes())
     rc, out, _ = h.prolog("43", "ddl-size=2m")
