@@ -25,6 +25,7 @@ T=$(mktemp -d)
 deadline=$(( EPOCHSECONDS + secs ))
 rounds=0
 pkts=0
+passes=0
 problems=0
 bad() { echo "# round $rounds: $*"; problems=$(( problems + 1 )); }
 
@@ -33,31 +34,42 @@ dummy_dev d1
 refcnt() { cat /sys/module/sch_ddl/refcnt 2>/dev/null || echo gone; }
 
 readers() {
-	local f
+	local f n=0
 	while [ ! -e "$T/stop" ]; do
 		# The shell's read, not cat: the same reads of each file,
 		# without a process each (0.4 s apiece on the debug guest).
 		for f in "$DBG"/*/*; do
 			{ read -r -d '' _ <"$f"; } 2>/dev/null
 		done
-		tc -s -j qdisc show >/dev/null 2>&1
-		tc -s class show dev d0 >/dev/null 2>&1
+		# One dump a pass, the qdiscs' and the classes' in turn.
+		if (( n++ % 2 )); then
+			tc -s class show dev d0 >/dev/null 2>&1
+		else
+			tc -s -j qdisc show >/dev/null 2>&1
+		fi
 		[ -r "$TR/trace" ] && head -c 65536 "$TR/trace" >/dev/null 2>&1
-		# The debug guest has one CPU: leave most of it to the rest.
+		echo "$n" >"$T/passes"
 		sleep 0.2
 	done
 }
 start_readers() {
-	rm -f "$T/stop"
+	rm -f "$T/stop" "$T/passes"
 	[ -d "$TR/events/sch_ddl" ] && echo 1 >"$TR/events/sch_ddl/enable"
+	# The debug guest has one CPU: at nice 0 the readers took half of
+	# it, and the changes they race with went at half speed.  Niced,
+	# they take what the changes leave (pktgen's runs, the waits).
 	readers &
 	READERS=$!
+	renice -n 10 -p "$READERS" >/dev/null
 }
 # Readers hold the module (open debugfs files, enabled tracepoints):
 # stop them before it unloads.
 stop_readers() {
+	local n=0
 	touch "$T/stop"
 	wait "$READERS"
+	[ -e "$T/passes" ] && read -r n <"$T/passes"
+	passes=$(( passes + n ))
 	[ -d "$TR/events/sch_ddl" ] && echo 0 >"$TR/events/sch_ddl/enable"
 	[ -w "$TR/trace" ] && echo >"$TR/trace"
 }
@@ -249,6 +261,7 @@ stop_readers
 expect_eq "stress: $rounds rounds, $pkts packets offered: no problem" \
 	"$problems" 0
 expect_eq "module refcount 0 at the end" "$(refcnt)" 0
+run "the readers read along ($passes passes)" test "$passes" -ge "$rounds"
 echo "# stress: $rounds rounds in $secs s, $pkts packets"
 rm -rf "$T"
 done_testing
