@@ -553,15 +553,16 @@ def test_run():
         repr(out))
 
     # SIGTERM to the wrapper: the command gets it, run cleans up.
+    # The waits are for a hang, not a time: beside make check's guests a
+    # run's unbind (python and the made-up tc) took over 10 s.
     flag = os.path.join(h.d, "got-term")
     p = subprocess.Popen([JOB, "run", "7", "--", "sh", "-c",
-                          'trap "echo >$0; exit 9" TERM; sleep 30 & wait',
-                          flag], env=h.env, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    wait_for(lambda: os.path.exists(os.path.join(cg, "cgroup.procs")))
-    time.sleep(0.3)
+                          'trap "echo >$0; exit 9" TERM; echo >$0.ready; '
+                          'sleep 30 & wait', flag], env=h.env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(lambda: os.path.exists(flag + ".ready"), 60)
     p.send_signal(signal.SIGTERM)
-    rc = p.wait(timeout=10)
+    rc = p.wait(timeout=60)
     tap.check(rc == 9 and os.path.exists(flag),
               "run, SIGTERM: forwarded to the command, its status",
               "status %d" % rc)
@@ -573,10 +574,11 @@ def test_run():
                              stderr=subprocess.DEVNULL,
                              preexec_fn=lambda: signal.signal(
                                  signal.SIGINT, signal.SIG_DFL))
-        wait_for(lambda: os.path.exists(os.path.join(cg, "cgroup.procs")))
+        wait_for(lambda: os.path.exists(os.path.join(cg, "cgroup.procs")),
+                 60)
         time.sleep(0.3)
         p.send_signal(sig)
-        rc = p.wait(timeout=10)
+        rc = p.wait(timeout=60)
         tap.check(rc == 128 + sig and not os.path.exists(cg),
                   "run, %s: forwarded, status %d, cleaned up" %
                   (sig.name, 128 + sig), "status %d" % rc)
@@ -585,7 +587,7 @@ def test_run():
     # lives, removes binding and cgroup once it is gone.
     p = subprocess.Popen([JOB, "run", "7", "--", "sleep", "30"], env=h.env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for(lambda: os.path.exists(os.path.join(cg, "cgroup.procs")))
+    wait_for(lambda: os.path.exists(os.path.join(cg, "cgroup.procs")), 60)
     time.sleep(0.3)
     with open(os.path.join(cg, "cgroup.procs")) as f:
         child = int(f.read())
