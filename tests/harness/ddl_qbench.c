@@ -24,11 +24,14 @@
  * so that more flows or classes than a batch holds all take turns.  When
  * the batch is a multiple of K (or 8) and of flows times the number of
  * sizes, the packets are those of spread=0, but that every skb has room
- * for the longest size.  With irqoff=1 the measured calls run with
+ * for the longest size.  With run=R as well, the packets come in runs of
+ * R of one flow and class, the lengths in turn within each: the flow and
+ * class of packet n are those of packet n / R, so that a job's queue holds
+ * a burst of R packets, then is idle until its next turn.  With irqoff=1 the measured calls run with
  * interrupts off too, so that no interrupt's work falls between the marks.
  *
  * The marks: on x86, each batch of enqueues and each batch of dequeues
- * lies between two no-operation instructions with a tag in their
+ * of a timed round (not the warm-up's) lies between two no-operation instructions with a tag in their
  * displacement, which bench/tcg-insns.c (a QEMU plugin) looks for in the
  * code QEMU translates: it counts the guest's instructions between them,
  * those of every kernel function the qdisc calls included.
@@ -86,6 +89,9 @@ MODULE_PARM_DESC(flows, "distinct source ports and hashes (1-65000)");
 static bool spread;
 module_param(spread, bool, 0444);
 MODULE_PARM_DESC(spread, "flows, classes and lengths follow the packet's number in the run, not in the batch");
+static unsigned int run = 1;
+module_param(run, uint, 0444);
+MODULE_PARM_DESC(run, "with spread: packets in runs of this many of one flow and class (1-4096)");
 static bool irqoff;
 module_param(irqoff, bool, 0444);
 MODULE_PARM_DESC(irqoff, "interrupts off during the measured calls too");
@@ -137,8 +143,11 @@ static struct dentry *qb_dir;
  */
 static void qb_stamp(struct qb_dev *d, struct sk_buff *skb, u64 n)
 {
-	unsigned int flow = do_div(n, flows);
-	unsigned int len = qb_sizes[do_div(n, qb_nsizes)];
+	u64 m = div_u64(n, run);
+	unsigned int flow = do_div(m, flows);
+	/* A run of a flow holds every length, in turn. */
+	unsigned int len = qb_sizes[run > 1 ? do_div(n, qb_nsizes) :
+				    do_div(m, qb_nsizes)];
 	unsigned int tot = skb_network_offset(skb) + len;
 	struct udphdr *uh = udp_hdr(skb);
 	struct iphdr *iph = ip_hdr(skb);
@@ -157,6 +166,7 @@ static void qb_stamp(struct qb_dev *d, struct sk_buff *skb, u64 n)
 /* Packet @n's priority on @d: a class of ours, or a band. */
 static u32 qb_priority(const struct qb_dev *d, u64 n)
 {
+	n = div_u64(n, run);
 	if (d->classes)
 		return TC_H_MAKE(d->q->handle, 1 + do_div(n, d->classes));
 	return do_div(n, 8);
@@ -236,12 +246,16 @@ static noinline void qb_round(struct qb_dev *d, unsigned int round, int r)
 		local_irq_disable();
 	spin_lock(qdisc_lock(q));
 	t0 = ktime_get_ns();
-	qb_mark(QB_MARK_ENQ);
+	/* The warm-up's rounds are not marked: the counts leave them out. */
+	if (r >= 0)
+		qb_mark(QB_MARK_ENQ);
 	for (i = 0; i < batch; i++)
 		q->enqueue(d->skbs[i], q, &to_free);
-	qb_mark(QB_MARK_END);
+	if (r >= 0)
+		qb_mark(QB_MARK_END);
 	t1 = ktime_get_ns();
-	qb_mark(QB_MARK_DEQ);
+	if (r >= 0)
+		qb_mark(QB_MARK_DEQ);
 	/* Bounded: a qdisc returns at most what it holds. */
 	for (i = 0; i < 2 * batch; i++) {
 		skb = q->dequeue(q);
@@ -249,7 +263,8 @@ static noinline void qb_round(struct qb_dev *d, unsigned int round, int r)
 			break;
 		n++;
 	}
-	qb_mark(QB_MARK_END);
+	if (r >= 0)
+		qb_mark(QB_MARK_END);
 	t2 = ktime_get_ns();
 	if (qdisc_qlen_sum(q)) {
 		d->stuck += qdisc_qlen_sum(q);
@@ -496,7 +511,7 @@ static int __init ddl_qbench_init(void)
 	int err;
 
 	if (!batch || batch > 4096 || !rounds || rounds > 100000 ||
-	    !flows || flows > 65000)
+	    !flows || flows > 65000 || !run || run > 4096)
 		return -EINVAL;
 	err = qb_parse();
 	if (err)
