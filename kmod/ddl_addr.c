@@ -302,7 +302,9 @@ static bool ddl_skb_saddr(const struct sk_buff *skb, struct in6_addr *a)
  * @q: the qdisc
  * @skb: packet
  *
- * Context: enqueue, under the qdisc lock.  One hash lookup.
+ * Context: enqueue, under the qdisc lock, with an address bound
+ * (@q->addr_bound: the caller tests it, as for ddl_cgroup_class()).  One
+ * hash lookup.
  * Return: the class index, or DDL_NONE.
  */
 u32 ddl_addr_class(struct ddl_sched_data *q, const struct sk_buff *skb)
@@ -310,7 +312,7 @@ u32 ddl_addr_class(struct ddl_sched_data *q, const struct sk_buff *skb)
 	const struct ddl_addrbind *b;
 	struct in6_addr a;
 
-	if (!q->addr_bound || !ddl_skb_saddr(skb, &a))
+	if (!ddl_skb_saddr(skb, &a))
 		return DDL_NONE;
 	b = ddl_addr_find(q, &a);
 	return b ? b->idx : DDL_NONE;

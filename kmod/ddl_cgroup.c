@@ -133,8 +133,9 @@ void ddl_cgroup_bind(struct ddl_sched_data *q, u32 idx, u64 id)
  * @q: the qdisc
  * @skb: packet
  *
- * Context: enqueue, under the qdisc lock.  At most DDL_CG_DEPTH_MAX
- * lookups, each of a hash chain of bound classes.
+ * Context: enqueue, under the qdisc lock, with a class bound (@q->cg_bound:
+ * the caller tests it, so that a qdisc with none pays no call).  At most
+ * DDL_CG_DEPTH_MAX lookups, each of a hash chain of bound classes.
  * Return: the class index, or DDL_NONE.
  */
 u32 ddl_cgroup_class(struct ddl_sched_data *q, const struct sk_buff *skb)
@@ -145,8 +146,6 @@ u32 ddl_cgroup_class(struct ddl_sched_data *q, const struct sk_buff *skb)
 	struct sock *sk;
 	u32 depth;
 
-	if (!q->cg_bound)
-		return DDL_NONE;
 	sk = skb_to_full_sk(skb);
 	if (!sk || !sk_fullsock(sk))
 		return DDL_NONE;

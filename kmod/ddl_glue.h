@@ -92,6 +92,7 @@ struct ddl_bind {
 struct ddl_sched_data {
 	/* Configuration, read on every packet, written by change() */
 	struct ddl_params		params;
+	bool				clock_shared;	/* ddl_shared_clock() */
 
 	/* Datapath state */
 	struct ddl_sched		s;

@@ -14,7 +14,6 @@
 
 #include <linux/bitops.h>
 #include <linux/bug.h>
-#include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
@@ -59,17 +58,6 @@ void ddl_keymap_destroy(struct ddl_keymap *km)
 	km->hash = NULL;
 	kvfree(km->cls);
 	km->cls = NULL;
-}
-
-static u32 ddl_key_bucket(const struct ddl_keymap *km, u32 key)
-{
-	return hash_32(key, km->hash_bits);
-}
-
-/* A filter is bound to the class, or chose it for a packet. */
-static bool ddl_is_bound(const struct ddl_keymap *km, u32 idx)
-{
-	return test_bit(idx, km->bound_bm) || test_bit(idx, km->claimed_bm);
 }
 
 static void ddl_key_map(struct ddl_keymap *km, struct ddl_keymap_cls *kc,
@@ -123,9 +111,10 @@ static u32 ddl_free_find(const struct ddl_keymap *km)
  *	the caller forgets the old owner's bursts and, if the class is
  *	empty, makes it idle (ddl_key_idle())
  *
- * A known key keeps its class.  A new key takes the lowest free class (not
- * keyed, no filter bound, not claimed); if none is free, the keyed class
- * that has been empty longest, if that is at least keyttl; otherwise none.
+ * A known key keeps its class (ddl_keymap_known(), which callers try
+ * first).  A new key takes the lowest free class (not keyed, no filter
+ * bound, not claimed); if none is free, the keyed class that has been empty
+ * longest, if that is at least keyttl; otherwise none.
  *
  * Context: under the qdisc lock.  Expected constant time: the hash has at
  * least as many buckets as there are job classes.

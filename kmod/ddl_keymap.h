@@ -7,6 +7,7 @@
 #define _DDL_KEYMAP_H
 
 #include <linux/bitops.h>
+#include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/types.h>
 
@@ -138,6 +139,39 @@ static inline void ddl_claim(struct ddl_keymap *km, u32 idx)
 {
 	if (idx != km->jobs && !test_bit(idx, km->claimed_bm))
 		ddl_keymap_claim(km, idx);
+}
+
+/* The hash bucket of key value @key. */
+static inline u32 ddl_key_bucket(const struct ddl_keymap *km, u32 key)
+{
+	return hash_32(key, km->hash_bits);
+}
+
+/* A filter is bound to job class @idx, or chose it for a packet. */
+static inline bool ddl_is_bound(const struct ddl_keymap *km, u32 idx)
+{
+	return test_bit(idx, km->bound_bm) || test_bit(idx, km->claimed_bm);
+}
+
+/**
+ * ddl_keymap_known() - the job class a known key value holds
+ * @km: the key map
+ * @key: key value, non-zero
+ *
+ * The hit of ddl_keymap_class(), which most packets are, without its call:
+ * a key that holds a class no filter has taken since.
+ *
+ * Context: under the qdisc lock; pure.  Expected constant time.
+ * Return: class index, or DDL_NONE: then ddl_keymap_class() decides.
+ */
+static inline u32 ddl_keymap_known(const struct ddl_keymap *km, u32 key)
+{
+	const struct ddl_keymap_cls *kc;
+
+	hlist_for_each_entry(kc, &km->hash[ddl_key_bucket(km, key)], node)
+		if (kc->key == key)
+			return ddl_is_bound(km, kc->idx) ? DDL_NONE : kc->idx;
+	return DDL_NONE;
 }
 
 #endif /* _DDL_KEYMAP_H */

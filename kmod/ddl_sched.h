@@ -751,8 +751,9 @@ static inline void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
  * @key: key value, non-zero
  * @now: current time, ns
  *
- * The key map's answer (ddl_keymap_class()); a class a new key took has
- * changed owner (ddl_owner_changed()).
+ * The key map's answer: the class of a known key (ddl_keymap_known()),
+ * else ddl_keymap_class()'s; a class a new key took has changed owner
+ * (ddl_owner_changed()).
  *
  * Context: under the qdisc lock.  Expected constant time, O(log jobs) when
  * a class changes owner.
@@ -761,8 +762,12 @@ static inline void ddl_head_queued(struct ddl_sched *s, u32 idx, u64 since)
 static inline u32 ddl_key_class(struct ddl_sched *s,
 				const struct ddl_params *p, u32 key, u64 now)
 {
+	u32 idx = ddl_keymap_known(&s->keymap, key);
 	bool taken;
-	u32 idx = ddl_keymap_class(&s->keymap, p, key, now, &taken);
+
+	if (idx != DDL_NONE)
+		return idx;
+	idx = ddl_keymap_class(&s->keymap, p, key, now, &taken);
 
 	if (taken)
 		ddl_owner_changed(s, idx, now);

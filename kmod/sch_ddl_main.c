@@ -230,10 +230,27 @@ static int ddl_skb_port(const struct sk_buff *skb, bool src)
 	return ntohs(ports[src ? 0 : 1]);
 }
 
+/*
+ * The port of @skb that ddl_skb_port() could not read, by the flow
+ * dissector; 0 if it has none.  Out of line: its keys, which the kernel
+ * may zero on the stack, stay out of the enqueue's frame.
+ */
+static noinline u32 ddl_skb_port_dissected(const struct sk_buff *skb,
+					   bool src)
+{
+	struct flow_keys keys;
+
+	if (!skb_flow_dissect_flow_keys(skb, &keys, 0))
+		return 0;
+	if (keys.basic.ip_proto != IPPROTO_TCP &&
+	    keys.basic.ip_proto != IPPROTO_UDP)
+		return 0;
+	return ntohs(src ? keys.ports.src : keys.ports.dst);
+}
+
 /* The built-in key of @skb; 0 when it has none. */
 static u32 ddl_skb_key(const struct sk_buff *skb, u32 key)
 {
-	struct flow_keys keys;
 	__be16 buf, *h;
 	int port;
 
@@ -258,13 +275,7 @@ static u32 ddl_skb_key(const struct sk_buff *skb, u32 key)
 		port = ddl_skb_port(skb, key == TC_DDL_KEY_SPORT);
 		if (port >= 0)
 			return port;
-		if (!skb_flow_dissect_flow_keys(skb, &keys, 0))
-			return 0;
-		if (keys.basic.ip_proto != IPPROTO_TCP &&
-		    keys.basic.ip_proto != IPPROTO_UDP)
-			return 0;
-		return ntohs(key == TC_DDL_KEY_SPORT ? keys.ports.src :
-						      keys.ports.dst);
+		return ddl_skb_port_dissected(skb, key == TC_DDL_KEY_SPORT);
 	}
 	return 0;
 }
@@ -337,16 +348,21 @@ static u32 ddl_classify(struct sk_buff *skb, struct Qdisc *sch, u64 now,
 		}
 	}
 
-	idx = ddl_cgroup_class(q, skb);
-	if (idx != DDL_NONE) {		/* claimed when it was bound */
-		q->cls_cgroup++;
-		return idx;
+	/* Tested here: a qdisc with nothing bound makes neither call. */
+	if (q->cg_bound) {
+		idx = ddl_cgroup_class(q, skb);
+		if (idx != DDL_NONE) {	/* claimed when it was bound */
+			q->cls_cgroup++;
+			return idx;
+		}
 	}
 
-	idx = ddl_addr_class(q, skb);
-	if (idx != DDL_NONE) {		/* likewise */
-		q->cls_addr++;
-		return idx;
+	if (q->addr_bound) {
+		idx = ddl_addr_class(q, skb);
+		if (idx != DDL_NONE) {	/* likewise */
+			q->cls_addr++;
+			return idx;
+		}
 	}
 
 	key = ddl_skb_key(skb, q->params.key);
@@ -570,7 +586,7 @@ static int ddl_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		}
 	}
 
-	if (ddl_shared_clock(&q->params))
+	if (q->clock_shared)
 		q->s.cl.clock_off = ddl_clock_off();
 	ddl_skb_cb(skb)->enqueued = now;
 	ddl_mem_charge(q, cl, skb);
@@ -1306,6 +1322,7 @@ static int ddl_change(struct Qdisc *sch, struct nlattr *opt,
 	q->s.cl.clock_off = ddl_clock_off();
 	old = q->params;
 	ddl_commit_params(&q->params, &p);
+	q->clock_shared = ddl_shared_clock(&q->params);
 	ddl_reconfigure(&q->s, &old, &p, now);
 	ddl_shrink(sch, now);
 	if (!sch->q.qlen)
@@ -1381,6 +1398,7 @@ static int ddl_init(struct Qdisc *sch, struct nlattr *opt,
 		gnet_stats_basic_sync_init(&q->classes[i].bstats);
 
 	q->params = p;
+	q->clock_shared = ddl_shared_clock(&p);
 	q->s.cl.clock_off = ddl_clock_off();
 	/* Sets q->sch, which the share's wake-ups and ddl_destroy() read. */
 	ddl_debugfs_add(sch);
