@@ -29,6 +29,7 @@ enum ddl_key_op {
 	DDL_K_OVERFLOW,	/* key_overflow == arg */
 	DDL_K_RECYCLED,	/* key_recycled == arg */
 	DDL_K_CLAIM,	/* a filter or skb->priority chose class arg */
+	DDL_K_KNOWN,	/* ddl_keymap_known(arg) gives @want */
 };
 
 struct ddl_key_step {
@@ -56,6 +57,7 @@ struct ddl_key_case {
 #define K_OVERFLOW(n)		{ DDL_K_OVERFLOW, n, 0, 0 }
 #define K_RECYCLED(n)		{ DDL_K_RECYCLED, n, 0, 0 }
 #define K_CLAIM(idx)		{ DDL_K_CLAIM, idx, 0, 0 }
+#define K_KNOWN(key, want)	{ DDL_K_KNOWN, key, 0, want }
 
 static const struct ddl_key_case ddl_key_cases[] = {
 	{ "distinct_keys_lowest_first", 4, 1000, {
@@ -124,6 +126,12 @@ static const struct ddl_key_case ddl_key_cases[] = {
 	{ "background_claim_ignored", 2, 1000, {
 		K_CLAIM(DDL_T_BG), K_KEY(10, 0, 0), K_KEY(20, 0, 1),
 		K_MAPPED(2) } },
+	/* the inline hit: a known key's class, nothing changed */
+	{ "known_key_hit_only", 4, 1000, {
+		K_KNOWN(10, DDL_NONE), K_MAPPED(0), K_KEY(10, 0, 0),
+		K_KEY(20, 0, 1), K_KNOWN(10, 0), K_KNOWN(20, 1),
+		K_KNOWN(30, DDL_NONE), K_BIND(0), K_KNOWN(10, DDL_NONE),
+		K_MAPPED(2), K_KEY(10, 0, 2), K_KNOWN(10, 2), K_MAPPED(2) } },
 };
 
 KUNIT_ARRAY_PARAM_DESC(ddl_key, ddl_key_cases, name);
@@ -157,6 +165,11 @@ static void ddl_key_map_test(struct kunit *test)
 			break;
 		case DDL_K_CLAIM:
 			ddl_claim(&s->keymap, idx);
+			break;
+		case DDL_K_KNOWN:
+			idx = ddl_keymap_known(&s->keymap, st->arg);
+			KUNIT_EXPECT_EQ_MSG(test, idx, st->want,
+					    "step %u: known key %u", i, st->arg);
 			break;
 		case DDL_K_ACT:
 			ddl_activate(s, &sim->p, idx, now);
