@@ -27,14 +27,16 @@
  * for the longest size.  With run=R as well, the packets come in runs of
  * R of one flow and class, the lengths in turn within each: the flow and
  * class of packet n are those of packet n / R, so that a job's queue holds
- * a burst of R packets, then is idle until its next turn.  With irqoff=1 the measured calls run with
- * interrupts off too, so that no interrupt's work falls between the marks.
+ * a burst of R packets, then is idle until its next turn.  With irqoff=1
+ * the measured calls run with interrupts off too, so that no interrupt's
+ * work falls between the marks.
  *
- * The marks: on x86, each batch of enqueues and each batch of dequeues
- * of a timed round (not the warm-up's) lies between two no-operation instructions with a tag in their
- * displacement, which bench/tcg-insns.c (a QEMU plugin) looks for in the
- * code QEMU translates: it counts the guest's instructions between them,
- * those of every kernel function the qdisc calls included.
+ * The marks: on x86, each batch of enqueues and each batch of dequeues of
+ * a timed round (not the warm-up's) lies between two no-operation
+ * instructions with a tag in their displacement, which bench/tcg-insns.c
+ * (a QEMU plugin) looks for in the code QEMU translates: it counts the
+ * guest's instructions between them, those of every kernel function the
+ * qdisc calls included.
  *
  * The run happens at load time; the results are in debugfs:
  *   ddl_qbench/summary  one line per device: ns per packet (median, quartiles,
