@@ -27,6 +27,7 @@
 #  - two tables with the same PROGRAM, PRESET and OVERRIDEs whose
 #    DDL-POLICYs overlap (or that both have none) fail: the newer run
 #    replaces the older table, whose figures stay in git history.
+#  - it has at most MAX_LINES lines.
 #
 # A benchmark figure in the other texts (README.md, CONTRIBUTING.md,
 # Documentation/sch_ddl.rst; code blocks, rst literal blocks and inline
@@ -64,6 +65,9 @@ import subprocess
 import sys
 
 import tap
+
+# One current table per benchmark fits in this many lines.
+MAX_LINES = 600
 
 COMMIT = re.compile(r'\b(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b')
 COMMAND = re.compile(r'`(make [\w-]+|[\w.-]*/[\w./-]+)(\s[^`]*)?`')
@@ -416,6 +420,10 @@ def main():
     with open(os.path.join(top, 'Documentation/benchmarks.md')) as f:
         bench = f.read()
     check_tables(top, bench)
+    lines = bench.count('\n')
+    tap.check(lines <= MAX_LINES,
+              'benchmarks.md has at most %d lines (%d)' % (MAX_LINES, lines),
+              'older runs belong in git history')
     check_texts(top, bench)
     check_make_check(top)
     return 1 if tap.failed else 0
