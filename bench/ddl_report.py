@@ -140,6 +140,21 @@ def overlapped(ps):
     return hit, pairs
 
 
+WINDOW = 10  # iterations in a row: a window of a long run
+
+
+def worst_window(a, b, w=WINDOW):
+    """A job's slowest W iterations in a row under one policy against the
+    same W iterations under another: A and B are the job's launch and
+    then each iteration's end, under each.  None for runs shorter than
+    two windows, where the run's JCT says as much."""
+    n = min(len(a), len(b)) - 1
+    if n < 2 * w:
+        return None
+    return max((a[k + w] - a[k]) / (b[k + w] - b[k])
+               for k in range(n - w + 1))
+
+
 def load_policy(d):
     ps = [json.load(open(f)) for f in sorted(glob.glob(d + "/ps-*.json"))]
     workers = [json.load(open(f))
@@ -183,9 +198,10 @@ def began(ps, p):
 
 
 def summarize(scn, ps, workers, stats):
-    iters, bursts, first, jcts, job_jct = [], [], [], [], {}
+    iters, bursts, first, jcts, job_jct, ends = [], [], [], [], {}, {}
     for p in ps:
         t0 = began(ps, p)
+        ends[p["job"]] = [t0] + [it["end"] for it in p["iters"]]
         for i, it in enumerate(p["iters"]):
             iters.append((it["end"] - it["start"]) / 1e6)
             bursts.append((it["burst"] - it["start"]) / 1e6)
@@ -213,7 +229,7 @@ def summarize(scn, ps, workers, stats):
         "iter_avg_ms": mean(iters), "iter_median_ms": pct(iters, 50),
         "iter_p99_ms": pct(iters, 99),
         "jct_avg_ms": mean(jcts), "jct_max_ms": max(jcts),
-        "job_jct_ms": job_jct,
+        "job_jct_ms": job_jct, "job_ends": ends,
         "burst_avg_ms": mean(bursts),
         "first_burst_avg_ms": mean(first),
         "utilisation": util,
@@ -569,6 +585,12 @@ def report_preset(out, name, plot):
                  for j in jobs}
             summ[p]["jct_vs_drr"] = r
             summ[p]["worst_vs_drr"] = max(r.values())
+            # the worst stretch of a long run: each job's slowest window
+            # against the same iterations under drr, the worst job's
+            win = [[worst_window(s["job_ends"][j], f["job_ends"][j])
+                    for j in jobs] for s, f in zip(runs[p], runs["drr"])]
+            if all(x is not None for w in win for x in w):
+                summ[p]["worst_window"] = median([max(w) for w in win])
     # hosts whose order is compared: PS hosts, or a ring's members; the
     # fabric's PS hosts share no job
     hosts = scn["workers"] if scn.get("ring") else scn.get("hosts", 1)
@@ -653,18 +675,23 @@ def report_preset(out, name, plot):
                  "spine the queues of each policy.  Pushes overlapped: per "
                  "iteration, the pairs of jobs whose update bursts (first "
                  "send to the last worker's whole update) overlapped in "
-                 "time, of all pairs; medians over the repetitions." % (
+                 "time, of all pairs; worst window: each job's slowest %d "
+                 "iterations in a row against the same ones under drr, "
+                 "the worst job's (runs of %d iterations or more); medians "
+                 "over the repetitions." % (
                      "their policy at %s" % scn.get("host_rate"),
-                     scn.get("fabricopts") or "-"), "",
-                 "| policy | JCT avg (ms) | worst job / drr | iter p99 (ms) "
-                 "| RTOs | pushes overlapped |",
-                 "|---|---|---|---|---|---|"]
+                     scn.get("fabricopts") or "-", WINDOW, 2 * WINDOW),
+                 "",
+                 "| policy | JCT avg (ms) | worst job / drr | worst "
+                 "window / drr | iter p99 (ms) | RTOs | pushes overlapped |",
+                 "|---|---|---|---|---|---|---|"]
         for p in pols:
             s = summ[p]
-            rows.append("| %s | %.0f | %s | %.0f | %.0f | %.0f / %.0f (%s "
-                        "%%) |" % (
+            rows.append("| %s | %.0f | %s | %s | %.0f | %.0f | %.0f / %.0f "
+                        "(%s %%) |" % (
                             p, s["jct_avg_ms"],
                             cell(s.get("worst_vs_drr", float("nan")), 2),
+                            cell(s.get("worst_window", float("nan")), 2),
                             s["iter_p99_ms"], s["timeouts"], s["overlapped"],
                             s["pairs"], cell(s["overlapped_pct"], 0)))
     gains = {}

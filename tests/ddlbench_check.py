@@ -40,6 +40,7 @@ def main():
           "quick" in presets or "quick-sharded" in presets, str(presets)[:80])
     order_count()
     overlap_count()
+    window_ratio()
     mix_report()
     late_start()
     stalls()
@@ -84,6 +85,24 @@ def overlap_count():
                                  ps((5, 20), (60, 70)),
                                  ps((20, 30), (70, 80))])
     check("the pushes that overlapped: 1 pair of 6", got == (1, 6), str(got))
+
+
+def window_ratio():
+    """A long run's worst window: 30 iterations of 100 under drr; under
+    the policy the same, but iterations 10 to 14 take 300 each.  The
+    slowest 10 in a row hold all five: (5 x 300 + 5 x 100) / 1000.  A run
+    of fewer than 20 iterations has no window."""
+    import ddl_report
+
+    drr = [100 * k for k in range(31)]
+    pol, t = [0], 0
+    for k in range(30):
+        t += 300 if 10 <= k < 15 else 100
+        pol.append(t)
+    got = (ddl_report.worst_window(pol, drr),
+           ddl_report.worst_window(pol[:15], drr[:15]))
+    check("a long run's worst window: 2.0, none in 14 iterations",
+          got == (2.0, None), str(got))
 
 
 def mix_report():
