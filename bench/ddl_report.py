@@ -621,7 +621,8 @@ def report_preset(out, name, plot):
                 "s" if len(reps) > 1 else ""),
             "Solo bound (each job alone, its average iteration): %.0f ms "
             "(per job: %s)." % (bound, ", ".join("%.0f" % x
-                                                  for x in per_job)),
+                                                  for x in per_job))
+            if bound == bound else "No solo runs (solo=0): no solo bound.",
             "",
             "| policy | iter avg / p99 (ms) | x solo | JCT avg / max (ms) | "
             "1st burst (ms) | util | TCP retrans / RTOs (spurious) |%s"
@@ -629,10 +630,10 @@ def report_preset(out, name, plot):
             "|---|---|---|---|---|---|---|%s" % ("---|" if order else "")]
     for p in pols:
         s = summ[p]
-        rows.append("| %s | %.0f / %.0f | %.2f | %.0f / %.0f | %.0f | "
+        rows.append("| %s | %.0f / %.0f | %s | %.0f / %.0f | %.0f | "
                     "%.0f %% | %.0f / %.0f (%.0f) |" % (
                         p, s["iter_avg_ms"], s["iter_p99_ms"],
-                        s["iter_avg_ms"] / bound, s["jct_avg_ms"],
+                        cell(s["iter_avg_ms"] / bound, 2), s["jct_avg_ms"],
                         s["jct_max_ms"], s["first_burst_avg_ms"],
                         s["utilisation"] * 100, s["retrans"], s["timeouts"],
                         s["spurious_rtos"]) +
