@@ -172,6 +172,32 @@ write_conf() {
 	ENV
 }
 
+# Names resolve from a hosts file of the cluster's own, bound over
+# /etc/hosts (the host's, read-only here, names none of them): otherwise
+# a lookup of a node's name, or of the guest's, goes to DNS, which the
+# guest cannot reach, and a launch fails now and then with "Temporary
+# failure in name resolution" (seen in bench/slurm-bench).
+setup_hosts() {
+	local n=$1 i f=$SLURM_RUN/etc/hosts
+	mkdir -p "$SLURM_RUN/etc"
+	{
+		echo "127.0.0.1 localhost"
+		echo "::1 localhost"
+		echo "$CTLD_ADDR $(hostname)"
+		for i in $(seq 1 "$n"); do
+			echo "$(node_addr "$i") node$i"
+		done
+	} >"$f"
+	mount --bind "$f" /etc/hosts || die "cannot bind $f over /etc/hosts"
+	: >"$SLURM_RUN/hosts-bound"
+}
+
+unbind_hosts() {
+	[ -e "$SLURM_RUN/hosts-bound" ] || return 0
+	umount /etc/hosts 2>/dev/null || true
+	rm -f "$SLURM_RUN/hosts-bound"
+}
+
 # slurmd enters its node's network namespace with nsenter, not with
 # "ip netns exec", which remounts /sys and so hides the cgroup2 mount.
 start_daemons() {
@@ -204,6 +230,7 @@ up() {
 	mkdir -p "$SLURM_RUN"
 	setup_cgroup
 	setup_net "$n"
+	setup_hosts "$n"
 	start_munge
 	write_conf "$n" "$prolog" "$epilog"
 	start_daemons "$n"
@@ -236,7 +263,7 @@ rm_cgroups() {
 
 down() {
 	local pids=() f i p
-	[ -e "$SLURM_RUN/env" ] || return 0
+	[ -e "$SLURM_RUN/env" ] || { unbind_hosts; return 0; }
 	export SLURM_CONF=$SLURM_RUN/etc/slurm.conf
 	scancel --quiet --user=root 2>/dev/null || true
 	for f in "$SLURM_RUN"/slurmd-*.pid "$SLURM_RUN/slurmctld.pid"; do
@@ -254,6 +281,7 @@ down() {
 		ip netns del "ddlnode$i" 2>/dev/null || true
 	done
 	rm_cgroups
+	unbind_hosts
 	rm -f "$SLURM_RUN/env"
 }
 
